@@ -1,0 +1,51 @@
+"""A forward carrying a message sent to a team: Outlook's block above it ('From: Bo Lind' / 'Sent: …' / 'To: …' of
+30 people / 'Subject: …') has a To line longer than a passage's head (search.index.author_reads.HEAD_CHARS) and
+than the passage: the chunker cut the block after its Sent line, and the passage beginning at its To line named no
+sender, nor did the passages after it: author='Dan' found none of his forward past the block."""
+from __future__ import annotations
+
+import sqlite3
+
+from search.query.filters import Filters
+from tests.author_helpers import build_notes, home  # noqa: F401 - a fixture
+from tests.conftest import engine_in
+
+TEAM = "; ".join(f"Member{n} Facilities <member{n}.facilities@riverside.example.com>" for n in range(30))
+NOTE = "\n\n".join(f"Point {n}: the roof budget, the zinc gutters and the scaffolding need another look before "
+                   "spring, and the roofer wants an answer by Friday." for n in range(6))
+INBOX = ("From - Mon Mar  4 17:12:00 2024\nFrom: Bo Lind <bo@example.com>\nTo: Dan Ek <dan@example.com>\n"
+         "Subject: Budget\nMessage-ID: <b1@example.com>\nDate: Mon, 04 Mar 2024 17:12:00 +0000\n\n"
+         "Copper pipes would outlast the house, I think.\n\n"
+         "From - Tue Mar  5 09:00:00 2024\nFrom: Dan Ek <dan@example.com>\nTo: Carol Jones <carol@example.com>\n"
+         "Subject: FW: Budget\nMessage-ID: <d1@example.com>\nDate: Tue, 05 Mar 2024 09:00:00 +0000\n\n"
+         f"{NOTE}\n\nFrom: Bo Lind <bo@example.com>\nSent: Monday, March 4, 2024 5:12 PM\nTo: {TEAM}\n"
+         "Subject: Budget\n\nCopper pipes would outlast the house, I think.\n")
+
+
+def _build(folder):
+    build_notes(folder, {"about.md": "# House\n\nThe house and its garden.\n"}, {"Mail/Inbox": INBOX})
+
+
+def test_a_passage_begun_at_outlooks_long_to_line_is_the_forwarders(home, model_path, embedder, monkeypatch):
+    engine = engine_in(home, model_path, embedder, monkeypatch)
+    dan = engine.search("Member7 Facilities", mode="keyword", filters=Filters(author="Dan"))
+    assert dan.hits, dan
+    with sqlite3.connect(home / "index.db") as conn:  # the case: a passage begun at Outlook's To line
+        assert conn.execute("SELECT text FROM chunks WHERE id = ?", (dan.hits[0].chunk_id,)).fetchone()[0] \
+            .startswith("To: Member0")
+    copper = engine.search("copper pipes", mode="keyword", filters=Filters(author="Dan"))
+    assert [h.heading_path for h in copper.hits] == ["FW: Budget"], copper  # the passage after it, his too
+    bo = engine.search("copper pipes", mode="keyword", filters=Filters(author="Bo"))
+    assert [h.heading_path for h in bo.hits] == ["Budget"], bo  # Bo's own message, not Dan's forward of it
+
+
+def test_a_drafts_own_long_to_line_still_names_no_sender():
+    """ingest.mail's own head of a message of no From line (a draft's) joins its addresses with ',': a head cut
+    inside it is a message's own, naming no sender, as before."""
+    from search.index.author_reads import HEAD_CHARS
+    from search.query.authors import senders
+    own = "From: Bo Lind <bo@example.com>\nTo: Carol Jones <carol@example.com>\nDate: Tuesday 5 March 2024 09:00"
+    draft = ("To: " + ", ".join(f"Person {n} <p{n}@example.com>" for n in range(20)))[:HEAD_CHARS]
+    outlook = ("To: " + "; ".join(f"Keller, Person {n} <p{n}@example.com>" for n in range(30)))[:HEAD_CHARS]
+    assert senders([(1, 7, own), (2, 7, draft)]) == [(1, "Bo Lind <bo@example.com>")]
+    assert senders([(1, 7, own), (2, 7, outlook)])[1] == (2, "Bo Lind <bo@example.com>")
