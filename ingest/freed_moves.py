@@ -8,21 +8,31 @@ folder renamed in bench/synced_folder.py) until it was downloaded. ``moves`` pai
 sharing the longest tail of folders where several notes share a name (a folder renamed moves its notes together).
 A pair whose paths share the file name alone is made only where the old note's folder is gone too (renamed or moved
 on the phone): a note deleted on the phone while another of its name came freed elsewhere was taken for moved, its
-passages shown at the other's path; a note moved alone between two folders that stay is not followed (it leaves
-search until downloaded, as before).
+passages shown at the other's path. A note moved alone between two folders that stay ('Inbox/todo.md' filed into
+'Projects/' on the phone) is followed where its placeholder says the note's size and that is the indexed version's
+(iCloud's '.icloud' is a property list naming it: ``recorded_size``): it left search until downloaded, and was read
+and embedded again then. Nextcloud's and ownCloud's placeholders say nothing of the note: not followed there.
 """
 from __future__ import annotations
 
+import os
+import plistlib
 from collections import defaultdict
 from typing import Callable
 
+from ingest.discover import placeholders_of
 
-def moves(gone: list[str], standing: list[str], stays: Callable[[str], bool] = lambda folder: False) -> dict[str, str]:
+PLACEHOLDER_BYTES = 64 * 1024  # of a placeholder, read for the size it records (iCloud's are a few hundred bytes)
+
+
+def moves(gone: list[str], standing: list[str], stays: Callable[[str], bool] = lambda folder: False,
+          alike: Callable[[str, str], bool] = lambda new, old: False) -> dict[str, str]:
     """{new path: old path} of the freed notes moved: ``gone``, indexed notes with neither file nor placeholder at
     their paths; ``standing``, the notes that placeholders stand for, the index holding none of them. Each note is
     paired with one of the same file name; of several, by the most folders their paths end in alike, and not at all
     where that leaves two equally likely (a note deleted and another of its name freed elsewhere are no move), nor
-    by the file name alone where ``stays`` says the old note's folder is still there (relative, '' the root)."""
+    by the file name alone where ``stays`` says the old note's folder is still there (relative, '' the root) unless
+    ``alike(new, old)`` says the placeholder at ``new`` stands for a note of the old one's size."""
     by_name: dict[str, list[str]] = defaultdict(list)
     for path in gone:
         by_name[_name(path)].append(path)
@@ -37,8 +47,9 @@ def moves(gone: list[str], standing: list[str], stays: Callable[[str], bool] = l
         olds = [old for old in by_name.get(_name(new), ()) if old not in taken]
         others = [n for n in standing_by_name[_name(new)] if n != new] if olds else []
         best = _best(new, olds, others)
-        if best is not None and _shared_tail(new, best) < 2 and stays(best.rpartition("/")[0]):
-            best = None  # its folder is there: the note was deleted (or moved alone), no sign that this is it
+        if best is not None and _shared_tail(new, best) < 2 and stays(best.rpartition("/")[0]) \
+                and not alike(new, best):
+            best = None  # its folder is there: the note was deleted, or moved alone, and nothing says this is it
         if best is not None:
             found[new] = best
             taken.add(best)
@@ -71,3 +82,21 @@ def _shared_tail(a: str, b: str) -> int:
             break
         n += 1
     return n
+
+
+def recorded_size(root: str, note: str) -> int | None:
+    """The size of the note ``note`` (relative to ``root``) that its placeholder records, or None: iCloud's
+    '.note.md.icloud' is a property list of the note's name and size (NSURLNameKey, NSURLFileSizeKey); a placeholder
+    of another client, or one that is not such a list, records none."""
+    for placeholder in placeholders_of(note):
+        if not placeholder.endswith(".icloud"):
+            continue
+        try:
+            with open(os.path.join(root, placeholder), "rb") as file:
+                listed = plistlib.loads(file.read(PLACEHOLDER_BYTES))
+        except (OSError, ValueError, plistlib.InvalidFileException, OverflowError):  # a bad list: no size told
+            continue
+        size = listed.get("NSURLFileSizeKey") if isinstance(listed, dict) else None
+        if isinstance(size, int) and not isinstance(size, bool) and size >= 0:
+            return size
+    return None

@@ -1156,7 +1156,9 @@ def _moved_away(root: Path, current: dict, found: list[FoundFile], placeholders:
     gone = [path for path in current if path not in there] if standing else []
     def stays(folder: str) -> bool:  # asked of a pair's old folder alone, where the paths share the name only
         return os.path.isdir(os.path.join(root, folder))
-    return freed_moves.moves(gone, standing, stays) if gone else {}
+    def alike(new: str, old: str) -> bool:  # its placeholder records the indexed note's size: moved alone
+        return freed_moves.recorded_size(str(root), new) == current[old]["size"]
+    return freed_moves.moves(gone, standing, stays, alike) if gone else {}
 
 
 def _cloud_only_kept(current: dict, refused: dict[str, str], downloading: bool = False) -> list[FoundFile]:
