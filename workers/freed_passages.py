@@ -9,8 +9,11 @@ stage writes that version again into the generation (store.write_files), with th
 """
 from __future__ import annotations
 
-from ingest.chunk import context_of, embedding_text
+from ingest.chunk import TABLE_RULE, context_of, embedding_text
+from ingest.files import text_hash
+from ingest.markdown import FOOTNOTE, FOOTNOTE_CHARS
 from search.index import chunk_reads, file_reads, store
+from search.query.text import FOOTNOTE_REFERENCE
 
 
 def indexed_version(conn, collection_id: int, path: str) -> int | None:
@@ -21,14 +24,58 @@ def indexed_version(conn, collection_id: int, path: str) -> int | None:
 
 def stored_rows(conn, file_id: int, embedding_texts: dict[str, str]) -> list[store.ChunkRow]:
     """The chunks of the version ``file_id`` as the chunk stage plans their embedding, ``embedding_texts`` given what
-    the model embeds for each, keyed by the hash the chunk is stored under: its text with the headings it does not
-    show (ingest.chunk.context_of). A footnote or a table's header row it was first embedded with is not stored,
-    and is left out of this vector (the note read again, once downloaded, gets the whole one)."""
-    rows = []
-    for chunk in chunk_reads.stored_passages(conn, file_id):
-        headings = chunk["heading_path"].split(" > ") if chunk["heading_path"] else []
-        embedding_texts.setdefault(chunk["text_hash"], embedding_text(context_of(headings, chunk["text"]),
-                                                                      chunk["text"]))
+    the model embeds for each, keyed by the hash the chunk is stored under: what it was first embedded as
+    (``_as_first``)."""
+    chunks = chunk_reads.stored_passages(conn, file_id)
+    notes = _footnotes(chunks)
+    rows, heads = [], []
+    for chunk in chunks:
+        heads += [head for head in _table_heads(chunk["text"]) if head not in heads]
+        if chunk["text_hash"] not in embedding_texts:
+            embedding_texts[chunk["text_hash"]] = _as_first(chunk, heads, notes)
         rows.append(store.ChunkRow(chunk["ordinal"], chunk["heading_path"], chunk["text"], chunk["tokens"],
                                    chunk["text_hash"]))
     return rows
+
+
+def _as_first(chunk, heads: list[str], notes: dict[str, str]) -> str:
+    """What the model first embedded for ``chunk``: its text with the headings it does not show
+    (ingest.chunk.context_of), and where the chunker added them, the header row of the table a window starts
+    among and the definitions of the footnotes it cites, none of which is stored. Each way the chunker may have
+    written it is tried against the hash the chunk is stored under, which is that text's (a freed note's vector
+    lacked them: its meaning search was not a fresh build's); none matching, the headings alone, as before."""
+    text = chunk["text"]
+    headings = chunk["heading_path"].split(" > ") if chunk["heading_path"] else []
+    plain = embedding_text(context_of(headings, text), text)
+    if text_hash(plain) == chunk["text_hash"]:
+        return plain
+    cited = [f"[^{label}]: {notes[label]}" for label in dict.fromkeys(FOOTNOTE_REFERENCE.findall(text))
+             if label in notes and f"[^{label}]:" not in text]
+    for base in dict.fromkeys([context_of(headings, text), ""]):
+        for head in [""] + (heads if "|" in text else []):
+            context = f"{base}\n{head}" if base and head else base or head
+            for many in range(len(cited), -1, -1):  # the chunker cites as many as fit, in the order cited
+                embedded = embedding_text("\n".join(filter(None, [context, *cited[:many]])), text)
+                if text_hash(embedded) == chunk["text_hash"]:
+                    return embedded
+    return plain
+
+
+def _footnotes(chunks) -> dict[str, str]:
+    """The footnote definitions the note's stored passages show ('[^1]: Force 10 …'), as ingest.markdown reads
+    them: by label, the first of each, its first FOOTNOTE_CHARS."""
+    found: dict[str, str] = {}
+    for chunk in chunks:
+        if "[^" in chunk["text"]:
+            for line in chunk["text"].split("\n"):
+                match = FOOTNOTE.fullmatch(line.rstrip()) if "[^" in line else None
+                if match:
+                    found.setdefault(match.group(1), match.group(2)[:FOOTNOTE_CHARS])
+    return found
+
+
+def _table_heads(text: str) -> list[str]:
+    """The header rows of the tables a stored passage shows: a line of '|' over a rule line ('|---|:--:|')."""
+    lines = text.split("\n")
+    return [line.strip() for line, under in zip(lines, lines[1:])
+            if "|" in line and line.strip() and TABLE_RULE.fullmatch(under)]
