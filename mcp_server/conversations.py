@@ -74,6 +74,38 @@ THREAD_ASKED = re.compile(r"\s*thread\s*:\s*(\S.*)", re.IGNORECASE | re.DOTALL)
 THREAD_LISTED = 30  # messages of a thread named in a note
 
 
+def named_by_line(heading: str, headings: list, messages: list) -> str:
+    """``heading`` ('Re: Budget (line 2791)', 'thread: …' before it) with its line any line of a message of that
+    Subject, as a search hit's start_line is, read as that message's own heading ('Re: Budget (line 2790)'): a
+    mailbox of ten years holds a hundred messages 'Re: Budget', and read_file named a dozen of them, asked for
+    the one a hit was in (its heading 'Re: Budget', its lines 2791-2797); the rest as asked."""
+    thread = THREAD_ASKED.match(heading)
+    asked = MESSAGE_LINE.match((thread.group(1) if thread else heading).strip())
+    if asked is None:
+        return heading
+    line, subject = int(asked.group("line")), _letters(asked.group("subject"))
+    for (first, lines), (_, _, name) in zip(messages, headings):
+        if first < line <= first + lines:  # the message holding it; its Subject the one asked, or no answer
+            own = MESSAGE_LINE.match(name)
+            if _letters(own.group("subject") if own else name) != subject:
+                return heading
+            return ("thread: " if thread else "") + name
+    return heading
+
+
+def _letters(name: str) -> str:
+    return "".join(ch for ch in name.casefold() if ch.isalnum())
+
+
+def several_said(heading: str, found: str) -> str:
+    """What read_file adds to 'several headings holding …' of a mailbox: how to name the one meant."""
+    thread = THREAD_ASKED.match(heading)
+    subject = (thread.group(1) if thread else heading).strip()
+    return (f"; name the one you mean by a line of it, a search hit's start_line: "
+            f"heading={('thread: ' if thread else '') + subject + ' (line N)'!r}"
+            if found.startswith("several headings") else "")
+
+
 def thread_of(index: int, threads: list[str] | None) -> list[int]:
     """The messages (indexes, in the file's order) of the thread of message ``index`` (ingest.mail.Threads)."""
     if not threads:

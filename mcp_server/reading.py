@@ -15,8 +15,8 @@ from ingest.document import Skip
 from ingest.links import WikiLink, heading_names, linked_lines, listed_headings, wiki_link
 from mcp_server import backlinks, paths, render
 from mcp_server.conversations import (ATTACHMENT_ASKED, THREAD_ASKED, chat_days, mailbox_headings, message_lines,
-                                      read_attachment, read_message, read_saved_thread, read_thread, saved_list,
-                                      saved_thread, thread_list, thread_of)
+                                      named_by_line, read_attachment, read_message, read_saved_thread, read_thread,
+                                      saved_list, saved_thread, several_said, thread_list, thread_of)
 from mcp_server.errors import Problem
 from mcp_server.headings import heading_readings, headings_by_kind, of_a_page
 from mcp_server.pdf_pages import pdf_heading_pages, read_pdf
@@ -167,6 +167,9 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
             headings = headings_by_kind(target.relative, note)
     except (OSError, Skip):
         raise Problem(f"{target.name} cannot be read as text to find a heading in") from None
+    if threads is not None:  # a mail file's 'Re: Budget (line 2791)': the message of that Subject holding the line
+        heading = named_by_line(heading, headings, messages)
+        readings = heading_readings(heading)
     thread = THREAD_ASKED.match(heading) if threads is not None else None
     for wanted, loose in readings:
         found = linked_lines(note, WikiLink(target.name, wanted, None), loose=loose, headings=headings)
@@ -185,7 +188,8 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
                 return read_thread(sift, target.name, found[0] - 1, headings, messages, threads)
     if isinstance(found, str):  # what the last reading, at every '#', says
         names = heading_names(note) if headings is None else [name for _, _, name in headings]
-        raise Problem(f"{target.name} has {found}" + (f"; its headings: {listed_headings(names)}" if names else
+        raise Problem(f"{target.name} has {found}" + (several_said(heading, found) if threads is not None else "") + (
+            f"; its headings: {listed_headings(names)}" if names else
                                                         "; it has no headings ('# …' lines)" if headings is None
                                                         else "; it has no headings"
                                                         + of_a_page(target.relative))) from None
