@@ -98,3 +98,38 @@ def test_a_placeholder_of_another_size_or_saying_none_is_no_move(immediate, tmp_
     shutil.rmtree(root / "Inbox")
     (root / "Projects/.todo.md.icloud").unlink()
     assert recorded_size(str(root), "Projects/todo.md") is None
+
+
+def test_a_cloud_only_note_moved_is_followed(immediate, tmp_path, monkeypatch):
+    """A note macOS' File Provider keeps in the cloud under its own name (Dropbox, iCloud Drive, Google Drive on a
+    Mac), moved on another device: no placeholder moves, the note itself does, its bytes still not here. It left
+    the index (gone from its old path, skipped at its new one until downloaded). It is paired as a placeholder's
+    note is: by the folders its paths end in alike, or, filed alone, by its stat's size and mtime. Linux sets no
+    cloud-only flag: cloud_only is given the stat as macOS gives it (tests/test_sync_placeholders.py)."""
+    from ingest import discover
+    from search.index import collection_reads, file_reads
+    from tests.test_sync_placeholders import _as_on
+    from workers import runtime, tasks
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "notes", {**NOTES, "bread/rye.md": "# Rye\n\nA dense loaf of rye and caraway.\n"})
+    root = root.resolve()
+    collection = ingest(root)["id"]
+    away = {os.stat(root / path).st_ino for path in ("Inbox/todo.md", "bread/rye.md")}
+    told = discover.cloud_only
+    monkeypatch.setattr(discover, "cloud_only", lambda info: told(
+        _as_on(info, st_flags=discover.SF_DATALESS if info.st_ino in away else 0)))
+    tasks.discover(collection)
+    os.rename(root / "Inbox/todo.md", root / "Projects/todo.md")  # filed alone; Inbox stays
+    os.rename(root / "bread", root / "baking")  # a folder renamed
+    tasks.discover(collection)
+    conn = runtime.index()
+    assert set(file_reads.current_files(conn, collection)) == {
+        "Projects/todo.md", "baking/rye.md", "Inbox/plan.md", "Projects/garden.md"}
+    published = collection_reads.get_collection(conn, collection)["published"]
+    rows = conn.execute("SELECT path, change, state, reason FROM progress WHERE generation = ? AND path IN (?, ?)",
+                        (published, "Projects/todo.md", "baking/rye.md")).fetchall()
+    assert sorted(tuple(row) for row in rows) == [("Projects/todo.md", "renamed", "done", None),
+                                                  ("baking/rye.md", "renamed", "done", None)], "not skipped"
+    assert file_reads.away_paths(conn, collection) == {"Projects/todo.md", "baking/rye.md"}
+    tasks.discover(collection)  # the next walk keeps them there, as any cloud-only note indexed
+    assert {"Projects/todo.md", "baking/rye.md"} <= set(file_reads.current_files(conn, collection))

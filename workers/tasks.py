@@ -253,7 +253,9 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     found += _kept(unreadable, current)
     freed = _not_downloaded(root, current, found)
     found += freed
-    moved = _moved_away(root, current, found, placeholders, rules)  # new path → old path
+    moved = _moved_away(root, current, found, placeholders, rules, refused)  # new path → old path
+    for new in moved:
+        unnamable.pop(new, None)  # a cloud-only note moved: not skipped, written there as indexed
     found += [_as_indexed(new, current[old]) for new, old in moved.items()]
     freed += in_cloud
     known = {p: Known(r["size"], r["mtime"], r["sha256"], r["attachment"], r["ctime"]) for p, r in current.items()}
@@ -1145,18 +1147,28 @@ def _not_downloaded(root: Path, current: dict, found: list[FoundFile]) -> list[F
 
 
 def _moved_away(root: Path, current: dict, found: list[FoundFile], placeholders: list[str],
-                rules: Rules) -> dict[str, str]:
+                rules: Rules, refused: dict[str, str]) -> dict[str, str]:
     """{new path: old path} of the indexed notes not downloaded here that were moved on another device (a folder
     renamed on the phone): a placeholder stands for a note the index does not hold, where an indexed note is gone
     with its own placeholder (ingest.freed_moves). The scan found a rename by reading the new file, not on disk:
-    such a note left the index. Looked for only when an indexed file is gone and a placeholder stands for a new one."""
+    such a note left the index. Looked for only when an indexed file is gone and a placeholder stands for a new one.
+    A cloud-only note under its own name (``refused`` as CLOUD_ONLY: macOS' File Provider, OneDrive) moved likewise
+    left the index, skipped at its new path: it is paired as a placeholder's is, its stat's size and mtime (kept by
+    a move) telling one moved alone."""
     there = {f.path for f in found}
+    cloud = {path for path, why in refused.items() if why == CLOUD_ONLY and path not in current}
     standing = [note for note in map(placeholder_for, placeholders) if note and note not in current
                 and note not in there and kind_of(note) and not rules.ignored(note, False) and rules.included(note)]
+    standing += sorted(cloud)
     gone = [path for path in current if path not in there] if standing else []
     def stays(folder: str) -> bool:  # asked of a pair's old folder alone, where the paths share the name only
         return os.path.isdir(os.path.join(root, folder))
-    def alike(new: str, old: str) -> bool:  # its placeholder records the indexed note's size: moved alone
+    def alike(new: str, old: str) -> bool:  # its placeholder, or its stat, says the indexed note's size: moved alone
+        if new in cloud:
+            with contextlib.suppress(OSError):
+                info = os.stat(os.path.join(root, new))
+                return (info.st_size, info.st_mtime) == (current[old]["size"], current[old]["mtime"])
+            return False
         return freed_moves.recorded_size(str(root), new) == current[old]["size"]
     return freed_moves.moves(gone, standing, stays, alike) if gone else {}
 
