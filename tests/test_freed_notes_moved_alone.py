@@ -133,3 +133,9 @@ def test_a_cloud_only_note_moved_is_followed(immediate, tmp_path, monkeypatch):
     assert file_reads.away_paths(conn, collection) == {"Projects/todo.md", "baking/rye.md"}
     tasks.discover(collection)  # the next walk keeps them there, as any cloud-only note indexed
     assert {"Projects/todo.md", "baking/rye.md"} <= set(file_reads.current_files(conn, collection))
+    (root / "Inbox/plan.md").unlink()  # deleted on the phone, while another plan.md came, never downloaded here
+    (root / "Projects/plan.md").write_text("# Plan\n\nA plan of another size altogether.\n")
+    away.add(os.stat(root / "Projects/plan.md").st_ino)
+    tasks.discover(collection)
+    assert not {"Inbox/plan.md", "Projects/plan.md"} & set(file_reads.current_files(conn, collection)), \
+        "no move: its size and mtime are not the deleted note's"
