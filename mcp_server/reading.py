@@ -188,8 +188,8 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
                 return read_thread(sift, target.name, found[0] - 1, headings, messages, threads)
     if isinstance(found, str):  # what the last reading, at every '#', says
         names = heading_names(note) if headings is None else [name for _, _, name in headings]
-        raise Problem(f"{target.name} has {found}" + (several_said(heading, found) if threads is not None else "") + (
-            f"; its headings: {listed_headings(names)}" if names else
+        found += several_said(heading, found) if threads is not None else ""  # a mailbox's: how to name one
+        raise Problem(f"{target.name} has {found}" + (f"; its headings: {listed_headings(names)}" if names else
                                                         "; it has no headings ('# …' lines)" if headings is None
                                                         else "; it has no headings"
                                                         + of_a_page(target.relative))) from None
