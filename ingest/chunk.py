@@ -326,7 +326,10 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # chat message below its first that reads as a message's head ('Ben Okafor: yes' of a quote or a pasted log) is set in
 # by a space (ingest.chat._line): the author filter counted Ben among that day's speakers. A note 'Changes.md' (not
 # Perl's 'Changes', of no extension) is no changelog by its name either.
-VERSION = 27
+# 28: a day written day first with a dot after its month and no year ('## 14.3.', '## 7.3.' newest first) or with
+# its whole year last ('## 14.03.2024') is no version's number: a log holding such headings had its '## 21.03.24' days
+# read as versions (ingest.short_dates.versioned).
+VERSION = 28
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked

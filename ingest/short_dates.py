@@ -131,6 +131,9 @@ _VERSION = re.compile(r"(?:\[v?\d+(?:\.\d+)+(?:[-+.]\w+)*\]|v\d+(?:\.\d+)+)(?=\s
 _NUMBERED = re.compile(r"\[?v?(\d+(?:\.\d+)+)(?![\d])", re.IGNORECASE)
 # a day written with its whole year first ('2024.03.14'), no version
 _YEAR_FIRST = re.compile(r"(?:19|20)\d\d\.\d\d?\.\d\d?(?!\d)")
+# a day written day first with a dot after its month and no year ('14.3.', a German log's) or its whole year
+# ('14.03.2024'), no version: newest first, '## 14.3.' over '## 7.3.' read as versions going down
+_DAY_FIRST = re.compile(r"(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.(?:(?:19|20)\d\d)?(?![\d.])")
 # a changelog's heading of what is not yet released: 'Unreleased', '[Unreleased]'
 _UNRELEASED = re.compile(r"\[?unreleased\]?(?:\s*$|\s*[^\w\s])", re.IGNORECASE)
 # a German log's day written without its zeros ('1.3.24'), no version
@@ -157,7 +160,8 @@ def versioned(path: str, headings: list[str]) -> bool:
         heading = heading.strip()
         if _UNRELEASED.match(heading):
             return True
-        day = two_digit_year(heading, None) is not None or _DAY_LIKE.match(heading) or _YEAR_FIRST.match(heading)
+        day = two_digit_year(heading, None) is not None or _DAY_LIKE.match(heading) or _YEAR_FIRST.match(heading) \
+            or _DAY_FIRST.match(heading)
         if _VERSION.match(heading) and not day:
             return True
         if (found := _NUMBERED.match(heading)) and not day:

@@ -192,6 +192,8 @@ def test_a_changelogs_versions_without_release_dates_are_no_days(path, headings)
     ("log.md", ("3.1.4: Results", "14.03.24")),  # nor one with a mark and words after it
     ("log.md", ("3.1.3: Methods", "3.1.4: Results", "14.03.24")),  # sections go up, a changelog's versions down
     ("log.md", ("2024.03.15", "2024.03.14", "14.03.24")),  # days of their whole year first, newest first
+    ("log.md", ("7.3.", "1.3.", "14.03.24")),  # days without their year, newest first: no versions going down
+    ("log.md", ("15.03.2024", "14.03.24")),  # a day of its whole year last, as German writes one, is no version
     ("changes.md", ("14.03.24",)), ("history.md", ("14.03.24",)),  # a person's log of changes, in lower case
     ("notes/Changes.md", ("14.03.24",))])  # or a note named as notes are (Perl's 'Changes' has no extension)
 def test_a_logs_short_days_are_no_versions(path, headings):
