@@ -453,6 +453,31 @@ def test_a_freed_note_is_embedded_again_from_its_stored_passages_for_a_new_model
     assert first != second
 
 
+def test_a_freed_notes_version_written_again_twice_by_one_build_is_kept(tmp_path):
+    """A parse run again after its write (a job retried, or requeued for lost) hands on, for a freed note, the copy
+    this generation wrote of it: the write retired that copy (deleting it, as its own) and then read it to copy it,
+    failing on a row gone, the batch with it. The copy is kept as written."""
+    from search.index import store
+    conn = db.connect(tmp_path / "index.db")
+    collection = store.ensure_collection(conn, "notes", str(tmp_path))["id"]
+    gen = store.begin_generation(conn, collection, None)
+    store.record_plan(conn, gen, collection, {"a.md": "added"}, {}, 0)
+    store.write_files(conn, gen, collection, [(store.FileVersion("a.md", "note", 1, time.time(), "a" * 8, ""),
+                                               [store.ChunkRow(0, "", "a guitar on stage", 3, "h" * 8)])], None, {}, {})
+    assert store.publish_now(conn, gen)
+    build = store.begin_generation(conn, collection, None)
+    store.record_plan(conn, build, collection, {"a.md": "modified"}, {}, 0)
+
+    def current():
+        return conn.execute("SELECT id FROM files WHERE path = 'a.md' AND gen_to IS NULL").fetchone()[0]
+    store.write_files(conn, build, collection, [], None, {}, {}, {"a.md": current()})
+    copy = current()
+    store.write_files(conn, build, collection, [], None, {}, {}, {"a.md": copy})  # the parse's repeat
+    assert current() == copy
+    assert [r[0] for r in conn.execute("SELECT text FROM chunks WHERE file = ?", (copy,))] == ["a guitar on stage"]
+    conn.close()
+
+
 def test_the_mcp_servers_models_follow_the_index(immediate, tmp_path, model_path, other_model_path, monkeypatch):
     """sift-mcp's ModelState loads the model the index answers with (found by id) and the configured one,
     and its engine embeds queries with the index's model; stats name both."""

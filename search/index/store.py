@@ -436,8 +436,12 @@ def write_files(conn, gen: int, collection_id: int, items: list[tuple[FileVersio
             _set_progress(conn, gen, version.path, None, "write", "done", now,
                           chunks=len(chunks), embedded=embedded.get(version.path, 0))
         for path, file_id in (as_indexed or {}).items():
-            _retire(conn, collection_id, path, gen)  # its version stays a row of its own: retired, then copied
-            chunks = _move_version(conn, collection_id, file_id, path, gen)
+            if _written_by(conn, file_id, gen):  # a parse run again after this write (a job retried or requeued)
+                # handed on the copy this generation wrote: retired, it was deleted, and then copied from nothing
+                chunks = conn.execute("SELECT count(*) FROM chunks WHERE file = ?", (file_id,)).fetchone()[0]
+            else:
+                _retire(conn, collection_id, path, gen)  # its version stays a row of its own: retired, then copied
+                chunks = _move_version(conn, collection_id, file_id, path, gen)
             _set_progress(conn, gen, path, None, "write", "done", now, chunks=chunks, embedded=embedded.get(path, 0))
     held.update(written)  # committed: this connection's next files need not write them again
 
@@ -460,6 +464,12 @@ def _pinyin_written(conn) -> set[str]:
     if len(held) > PINYIN_WRITTEN_MOST:
         held.clear()
     return held
+
+
+def _written_by(conn, file_id: int, gen: int) -> bool:
+    """Whether the file version ``file_id`` was written by generation ``gen`` (or a later one) itself."""
+    row = conn.execute("SELECT gen_from FROM files WHERE id = ?", (file_id,)).fetchone()
+    return row is not None and row[0] >= gen
 
 
 def _move_version(conn, collection_id: int, file_id: int, path: str, gen: int) -> int:
