@@ -136,6 +136,9 @@ class _BoundedBuilder:
         self.what, self.bound, self.cut, self.unread_tags = what, MAX_LINE_CHARS, cut, unread
         self.starts, self.ends, self.queued, self.root = "start" in events, "end" in events, [], None
         self.run = 0  # the characters of text since a paragraph or heading began or ended
+        # paragraphs open: a footnote's inside one (text:note-body) is part of its line, and reset the count at
+        # its own end: a 6 MB paragraph cut by a note each 500 KB was held whole (100 MB) and refused only after
+        self.lines = 0
         self.unread = 0  # how deep inside an unread element the parser is
 
     def take(self) -> list:
@@ -146,7 +149,8 @@ class _BoundedBuilder:
         if self.unread or tag in self.unread_tags:
             self.unread += 1
         elif tag in LINE_TAGS:
-            self.run = 0
+            self.run = 0 if not self.lines else self.run
+            self.lines += 1
         element = self._start(tag, attrs)
         if self.starts:
             self.queued.append(("start", element))
@@ -156,7 +160,8 @@ class _BoundedBuilder:
         if self.unread:
             self.unread -= 1
         elif tag in LINE_TAGS:
-            self.run = 0
+            self.lines -= 1
+            self.run = 0 if not self.lines else self.run
         element = self._end(tag)
         if self.ends:
             self.queued.append(("end", element))

@@ -55,6 +55,16 @@ def test_a_paragraph_over_a_lines_bound_is_refused_holding_a_part_of_it(path):
     assert isinstance(outcome, Skip) and "a line of over 1,000,000 characters" in str(outcome), outcome
 
 
+def test_a_paragraph_cut_by_footnotes_is_bounded_as_a_whole():
+    """A footnote's paragraph inside a paragraph ended the count of its line: a 6 MB paragraph with a note every
+    500 KB was held whole (100 MB) and refused only once joined."""
+    note = "<text:note><text:note-body><text:p>1</text:p></text:note-body></text:note>"
+    content = HEAD + "<text:p>" + note.join([LONG[:500_000]] * 12) + "</text:p>" + TAIL
+    outcome, peak = _kept("notes.fodt", content.encode())
+    assert peak < len(LONG) // 3, peak  # 1.3 MB
+    assert isinstance(outcome, Skip) and "a line of over 1,000,000 characters" in str(outcome), outcome
+
+
 def test_a_paragraph_holding_a_big_picture_is_read():
     """A flat file holds its pictures in base64 inside the paragraph showing them: not text, not counted."""
     picture = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ" * 50_000  # 2.2 MB
