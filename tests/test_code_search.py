@@ -1150,6 +1150,16 @@ def test_a_go_or_rust_trace_finds_the_function_it_names(engine_over, trace, path
     assert (top.path, _heading_ends(top).split(".")[-1]) == (path, function), top.heading_path
 
 
+@pytest.mark.timeout(60)  # milliseconds now; 200,000 spaces took the square of that (hours) before
+def test_a_rust_frames_pattern_reads_a_line_of_many_spaces_once():
+    """A Rust frame's function was taken lazily up to the spaces before the line's end: from each letter of the line
+    the spaces after it were read again, 2 s a query's line of '1: a', 10,000 spaces and a word (and a search reads
+    the frames four times). The name now ends at its last letter; what a frame names is as before."""
+    from search.query.backtrace import functions
+    trace = "   1: a" + " " * 200_000 + "b\n   2: myapp::db::connect   \r\n             at ./src/db.rs:17:5\n"
+    assert functions(trace) == {trace.index(".rs:") + 3: "connect"}
+
+
 def test_what_a_go_or_rust_frame_names():
     assert frames("goroutine 1 [running]:\nmain.(*Server).handle.func1()\n\t/app/server.go:61 +0x25\n"
                   "created by main.(*Server).Serve in goroutine 1\n\t/app/server.go:58 +0x8a\n"

@@ -21,7 +21,9 @@ GO_CALL = re.compile(r"^[ \t]*(?:created by[ \t]+)?(?P<name>[^\s(]+(?:\(\*?[^\s(
                      r"(?:[ \t]+in goroutine \d+)?[ \t]*\r?\n[ \t]+(?=(?P<path>\S+?\.go):\d+)", re.MULTILINE)
 # A Rust frame: its number, the function's path ('myapp::db::connect', '<myapp::Pool as Drop>::drop', a legacy
 # '::h3b1f…' hash, '{{closure}}'), then 'at' and the path with its line and column.
-RUST_CALL = re.compile(r"^[ \t]*\d+:[ \t]+(?P<name>\S[^\n]*?)[ \t]*\r?\n[ \t]+at[ \t]+(?=(?P<path>\S+?\.rs):\d+)",
+# (the name ends at its last letter: one taken lazily tried the spaces after each of its letters, 2 s a line of
+# '1: a', 10,000 spaces and a word)
+RUST_CALL = re.compile(r"^[ \t]*\d+:[ \t]+(?P<name>\S(?:[^\n]*\S)?)[ \t]*\r?\n[ \t]+at[ \t]+(?=(?P<path>\S+?\.rs):\d+)",
                        re.MULTILINE)
 _GO_INNER = re.compile(r"^(?:func|gowrap|deferwrap)?\d+$")  # a closure's or a go statement's wrapper: 'func1', '2'
 _RUST_HASH = re.compile(r"::h[0-9a-f]{16}$")
