@@ -123,9 +123,10 @@ _RELEASE_FILE = re.compile(r"(?i:changelog|releases?(?:[-_ ]?notes)?)|CHANGES|Ch
 # a heading that is a version and nothing else, or a date after it: 'v19.03.12', 'v2.0', '1.2.3', '1.2.3 (2020-01-01)',
 # '[1.2.3] - 2020-01-01' ('Keep a Changelog'); a version named so ('v2.0: …', '[1.2.3] …') with any mark after it.
 # '1.2.3 Introduction' is a numbered section, and so are '1.2.3. Einleitung' (a dot after it, as German numbers
-# sections: a protocol's '## 14.03.24' days were lost to one) and '3.1.4: Results'
+# sections: a protocol's '## 14.03.24' days were lost to one) and '3.1.4: Results'. (Its spaces, a mark, spaces
+# before a date: as '\s*[^\w\s.]*\s*' they were read again from each space of a run, 6 s a heading of 20,000.)
 _VERSION = re.compile(r"(?:\[v?\d+(?:\.\d+)+(?:[-+.]\w+)*\]|v\d+(?:\.\d+)+)(?=\s*$|\s*[^\w\s.])|"
-                      r"\d+\.\d+\.\d+(?:[-+.]\w+)*(?=\s*$|\s*[^\w\s.]*\s*(?:19|20)\d\d-\d\d-\d\d|\s+\d)",
+                      r"\d+\.\d+\.\d+(?:[-+.]\w+)*(?=\s*$|\s*(?:[^\w\s.]+\s*)?(?:19|20)\d\d-\d\d-\d\d|\s+\d)",
                       re.IGNORECASE)
 # a heading that begins with a number of parts ('2.1.0 - Fixes', '3.1.4: Results'): a version or a section's number
 _NUMBERED = re.compile(r"\[?v?(\d+(?:\.\d+)+)(?![\d])", re.IGNORECASE)

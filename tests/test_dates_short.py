@@ -201,6 +201,15 @@ def test_a_logs_short_days_are_no_versions(path, headings):
     assert read["14.03.24"] == "2024-03-14"
 
 
+@pytest.mark.timeout(60)  # a few milliseconds now; 200,000 spaces took the square of that (about ten minutes)
+def test_a_headings_run_of_spaces_is_read_once():
+    """A version's lookahead for a release date after it ('1.2.3 - 2020-01-01') read its spaces, a mark and spaces
+    again from each space of a run: 6 s a heading of 20,000 (a line may hold a million)."""
+    from ingest.short_dates import versioned
+    assert not versioned("log.md", ["1.2.3" + " " * 200_000 + "x", "14.03.24"])
+    assert versioned("log.md", ["1.2.3" + " " * 200_000 + "- 2020-01-01", "14.03.24"])
+
+
 def test_a_persons_diary_of_changes_keeps_its_days():
     """A personal 'changes.md', a diary of changes ('## 03.11.24', newest first), had its days read as versions (its
     name that of a project's CHANGES file), and so had any note with a section '## 3.1.4: Results': their passages
