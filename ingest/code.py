@@ -39,55 +39,11 @@ from .code_forms import cython, form
 from .code_forms.declarations import DEFS, NEEDS_BODY, TRANSPARENT, WRAPPERS, C, definition_name, has_body
 from .code_forms.nodes import descendants, end_row, heading_safe
 from .code_forms.tests import go_subtests
+# the table of languages, in a module of its own that `ingest files` and the scan import without this parser
+# (tree-sitter's forms, the chunker, YAML); re-exported for the callers that name it from here
+from .code_languages import LANGUAGES, NAMED_FILES, SHEBANG_BYTES, code_file_name, shebang_language  # noqa: F401
 from .data_sets import DATA_SET_LINES, data_set_records, records_within
 from .document import Document, Section, Skip, shortened
-
-LANGUAGES: dict[str, str] = {
-    ".py": "python", ".pyi": "python", ".pyw": "python",
-    ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript",
-    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
-    ".go": "go",
-    ".rs": "rust",
-    ".java": "java",
-    ".c": "c",
-    # .h is parsed as C++: that grammar reads C headers too, the C one loses C++ classes.
-    ".h": "cpp", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp",
-    ".hh": "cpp", ".hpp": "cpp", ".hxx": "cpp", ".h++": "cpp", ".ipp": "cpp",
-    ".cs": "c_sharp",
-    ".rb": "ruby", ".rake": "ruby", ".gemspec": "ruby",
-    ".php": "php",
-    ".kt": "kotlin", ".kts": "kotlin",
-    ".swift": "swift",  # no grammar in tree-sitter-languages 1.10.2: line windows
-    ".sh": "bash", ".bash": "bash", ".zsh": "bash",
-    ".scala": "scala",
-    # .lua stays windowed by lines: tree-sitter-languages 1.10.2's Lua grammar reads 'local x = 1' as an error
-    ".jl": "julia",
-    ".pl": "perl", ".pm": "perl",
-    ".sql": "sql",
-    # no grammar in tree-sitter-languages: outlined by indentation (ingest.code_forms.cython); they were not read
-    ".pyx": "cython", ".pxd": "cython", ".pxi": "cython",
-}
-
-# Build and container files known by their name alone (they have no extension): code, windowed by lines, Ruby's
-# outlined. They were counted among '(no extension)' files Sift does not read, in every repository.
-NAMED_FILES = {"makefile": None, "gnumakefile": None, "dockerfile": None, "containerfile": None,
-               "justfile": None, "jenkinsfile": None, "rakefile": "ruby", "gemfile": "ruby", "vagrantfile": "ruby"}
-
-
-def code_file_name(path: str) -> bool:
-    """Whether ``path`` names a build or container file (Makefile, Dockerfile, Dockerfile.dev …)."""
-    name = Path(path).name.lower()
-    return name in NAMED_FILES or name.startswith(("dockerfile.", "containerfile."))
-
-
-# The interpreters a script's shebang line names (#!/bin/sh, #!/usr/bin/env python3) that have a grammar above:
-# a file without an extension is read as code of that language (ingest.kinds.kind_of_script); other
-# extensionless files stay unread.
-INTERPRETERS = {"sh": "bash", "bash": "bash", "dash": "bash", "ksh": "bash", "zsh": "bash", "python": "python",
-                "node": "javascript", "nodejs": "javascript", "ruby": "ruby", "php": "php",
-                "perl": "perl"}
-SHEBANG = re.compile(rb"#![ \t]*(\S+)[ \t]*([^\r\n]*)")
-VERSIONED = re.compile(r"[\d.]+$")  # python3.11, node18: the interpreter without its version
 
 LOCK_FILES = {
     "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "cargo.lock",
@@ -173,21 +129,6 @@ def parse_code(path: str, text: str) -> Document:
         # as a data file's (ingest.table): list_files and a hit say how few of its records search finds
         meta.update(data=True, rows=records, rows_indexed=records_within(suffix, text, whole), more_rows=False)
     return Document(kind="code", title=name, sections=sections, meta=meta)
-
-
-SHEBANG_BYTES = 256  # of a file's start read for its shebang line
-
-
-def shebang_language(head: bytes) -> str | None:
-    """The language of the interpreter ``head``'s first line names as a shebang ('#!/usr/bin/env -S python3 -u':
-    python), if this module has its grammar; None for any other start."""
-    found = SHEBANG.match(head)
-    if not found:
-        return None
-    program, args = found.group(1).rsplit(b"/", 1)[-1], found.group(2).split()
-    if program == b"env":  # the program is env's first argument that is neither an option nor NAME=value
-        program = next((a for a in args if not a.startswith(b"-") and b"=" not in a), b"")
-    return INTERPRETERS.get(VERSIONED.sub("", program.decode("utf-8", "replace")))
 
 
 def check_indexable(name: str, lines: list[str]) -> None:

@@ -24,6 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from ingest.code_languages import SHEBANG_BYTES
 from ingest.kinds import PAGE_EXTENSIONS, kind_of, kind_of_script, suffix
 from ingest.links import converted_pdfs
 
@@ -194,7 +195,7 @@ class Rules:
     def __post_init__(self):
         self._own: dict[str, tuple[str, ...]] = {}  # a root → what of Sift's home lies in it (own_entries)
         self._own_last: tuple = (None, ())  # the root asked last, and its entries
-        import pathspec  # here and in _gitignore, with ingest.code in kind_on_disk: sift-mcp starts without them
+        import pathspec  # here and in _gitignore: sift-mcp starts without it
         self._ignore = pathspec.GitIgnoreSpec.from_lines(map(matchable, DEFAULT_IGNORES + list(self.exclude)))
         self._temp = pathspec.PathSpec.from_lines("gitignore", map(matchable, TEMP_FILES))
         self._plain = pathspec.GitIgnoreSpec.from_lines(map(matchable, [p for p in DEFAULT_IGNORES if p not in
@@ -703,7 +704,6 @@ def kind_on_disk(path: Path | str, rel: str) -> str | None:
         return "note" if chat_zip(rel, path) else None
     if kind is not None or suffix(rel):
         return kind
-    from ingest.code import SHEBANG_BYTES
     return kind_of_script(rel, _read_small(path, SHEBANG_BYTES) or b"")
 
 

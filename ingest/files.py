@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ingest import joplin
 from ingest.chat import parse_slack_day, slack_day, slack_metadata
-from ingest.code import SHEBANG_BYTES
+from ingest.code_languages import SHEBANG_BYTES
 from ingest.discover import Rules, not_a_file, refused_link, why_not_indexed
 from ingest.document import NOTION_ID, Document, Skip
 from ingest.kinds import (EPUB_EXTENSIONS, FLAT_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS,

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from ingest.code import LANGUAGES, SHEBANG_BYTES, code_file_name, shebang_language
+from ingest.code_languages import LANGUAGES, SHEBANG_BYTES, code_file_name, shebang_language
 
 # a Jupyter notebook: its cells (ingest.notebook); an Obsidian canvas: its cards (ingest.canvas)
 NOTE_EXTENSIONS = {".md", ".markdown", ".mdx", ".ipynb", ".canvas"}
@@ -51,7 +51,7 @@ SLIDE_EXTENSIONS = {".pptx", ".ppsx", ".pptm", ".ppsm", ".potx", ".potm", ".odp"
 SPREADSHEET_EXTENSIONS = {".ods", ".fods"}
 FLAT_EXTENSIONS = {".fodt", ".fodp", ".fods"}  # OpenDocument's flat XML: no zip, read whole as a text file is
 PDF_EXTENSIONS = {".pdf"}
-# Code with a tree-sitter grammar (ingest.code.LANGUAGES), plus formats read as plain lines.
+# Code with a tree-sitter grammar (ingest.code_languages.LANGUAGES), plus formats read as plain lines.
 OTHER_CODE_EXTENSIONS = {
     ".lua", ".toml", ".yaml", ".yml", ".json", ".css", ".scss", ".html", ".htm",
     ".el", ".ex", ".exs", ".clj", ".hs", ".ml", ".r", ".zig", ".dart", ".vue", ".svelte",

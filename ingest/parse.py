@@ -14,7 +14,7 @@ import re
 from pathlib import PurePosixPath
 
 from ingest import zipped
-from ingest.code import SHEBANG_BYTES
+from ingest.code_languages import SHEBANG_BYTES
 from ingest.decode import decode
 from ingest.document import Document, Section, Skip
 from ingest.kinds import (BIBTEX_EXTENSIONS, EPUB_EXTENSIONS, LATEX_EXTENSIONS, MAIL_EXTENSIONS, MARKUP_EXTENSIONS,

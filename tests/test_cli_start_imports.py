@@ -1,10 +1,14 @@
-"""``ingest stats`` reads the index and the queue without huey, Redis's client, the parsers or numpy.
+"""``ingest stats`` reads the index and the queue without huey, Redis's client, the parsers or numpy; ``ingest
+files`` and ``ingest similar`` read the table of languages without the code parser.
 
 It imported workers.app to count the queue's jobs: huey with redis.asyncio and workers.tasks with every parser,
 0.65 s of the command's 0.7 s of CPU (bench/cli_start.py), in a command users and scripts run by hand and the
 suite runs as a process hundreds of times. The SQLite queue is now read straight from queue.db
 (workers.queue_state): these check that nothing heavy is imported (as tests/test_start_imports.py does for
 sift-mcp), and that the report read so is the one huey's reading gives.
+
+`ingest files` and `ingest similar` imported ingest.code (tree-sitter's forms, the chunker, the YAML reader: 0.25 s)
+through ingest.kinds, for its table of languages alone, now ingest/code_languages.py.
 """
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ import sys
 
 import pytest
 
-from tests.conftest import REPO, run_ingest, write_tree
+from tests.conftest import REPO, run_ingest, tree_built_once, write_tree
 from tests.test_start_imports import HEAVY
 
 STATS = "import sys\nfrom ingest.cli import main\nmain(sys.argv[1:])\n"  # as the ingest script runs it
@@ -95,3 +99,53 @@ def test_stats_read_without_huey_says_what_huey_reads(built_env):
     text, _ = stats(built_env, STATS, "stats")
     assert "jobs in queue: 1" in text and "a worker stopped" in text and "model-a, model-b" in text
     assert "no worker has taken a job for 10" in text
+
+
+# the code parser and what it brings (tree_sitter itself is imported only to parse)
+PARSER = ("ingest.code", "ingest.code_forms", "ingest.chunk", "yaml", "tree_sitter", "tree_sitter_languages")
+TREE = {"notes/a.md": "# Cache\n\nThe cache keeps the last answers for a minute.\n",
+        "notes/b.md": "# Caching\n\nAnswers are kept a minute before they are asked again.\n",
+        "src/tool.py": "def cached(key):\n    return CACHE.get(key)\n", "run": "#!/bin/sh\necho hello\n"}
+
+
+@pytest.fixture(scope="module")
+def home_with_vectors(tmp_path_factory, model_path) -> dict:
+    """The environment of a home that holds a note, a script and code, embedded with the session's model, built once."""
+    home = tree_built_once(tmp_path_factory, model_path, TREE, "mixed")
+    env = {**os.environ, "SIFT_HOME": str(home), "SIFT_MODEL": str(model_path),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    for name in ("SIFT_QUEUE_IMMEDIATE", "SIFT_EMBEDDINGS"):
+        env.pop(name, None)
+    return env
+
+
+def ingest_loads(env: dict, modules: tuple[str, ...], *args: str) -> tuple[str, list[str]]:
+    """What ``ingest ARGS`` prints, run as the ingest script runs it, and which of ``modules`` it imported."""
+    finished = subprocess.run([sys.executable, "-c", STATS + "import json\nprint(json.dumps(sorted(m for m in "
+                               f"{modules!r} if m in sys.modules)))", *args], cwd=REPO, env=env,
+                              capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0, finished.stderr
+    *said, loaded = finished.stdout.splitlines()
+    return "\n".join(said), json.loads(loaded)
+
+
+@pytest.mark.timeout(600)
+def test_files_and_similar_know_code_without_the_code_parser(home_with_vectors):
+    """`ingest files` says which files are code (the table of languages, a script's shebang) and `ingest similar`
+    finds a note's neighbour, neither importing the parser."""
+    said, loaded = ingest_loads(home_with_vectors, PARSER + HEAVY, "files", "--sort", "path")
+    assert loaded == ["pathspec"]  # the scan's rules, which say why a file is not indexed
+    lines = said.splitlines()
+    assert any(line.startswith("mixed/src/tool.py  code") for line in lines), said
+    assert any(line.startswith("mixed/run  code") for line in lines), said  # a shell script by its shebang
+    said, loaded = ingest_loads(home_with_vectors, PARSER, "similar", "mixed/notes/a.md")
+    assert loaded == []
+    assert "mixed/notes/b.md" in said
+
+
+def test_the_parser_still_offers_the_table_of_languages():
+    """ingest.code re-exports the table its callers (and D's code search) name from it: the same objects."""
+    from ingest import code, code_languages
+    for name in ("LANGUAGES", "NAMED_FILES", "SHEBANG_BYTES", "code_file_name", "shebang_language"):
+        assert getattr(code, name) is getattr(code_languages, name)
+    assert code.shebang_language(b"#!/usr/bin/env python3\n") == "python"

@@ -1,0 +1,72 @@
+"""The languages Sift reads as code, by a file's extension, its name (Makefile, Dockerfile) or its shebang line.
+
+A table without the parser: ingest.kinds (which kind a file is), the scan and `ingest files` ask it of every file,
+and importing ingest.code for it brought tree-sitter's forms, the chunker and the YAML reader with it (0.25 s of
+each `ingest files` and `ingest similar`). ingest.code parses by it and re-exports its names.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+LANGUAGES: dict[str, str] = {
+    ".py": "python", ".pyi": "python", ".pyw": "python",
+    ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript",
+    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".c": "c",
+    # .h is parsed as C++: that grammar reads C headers too, the C one loses C++ classes.
+    ".h": "cpp", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp",
+    ".hh": "cpp", ".hpp": "cpp", ".hxx": "cpp", ".h++": "cpp", ".ipp": "cpp",
+    ".cs": "c_sharp",
+    ".rb": "ruby", ".rake": "ruby", ".gemspec": "ruby",
+    ".php": "php",
+    ".kt": "kotlin", ".kts": "kotlin",
+    ".swift": "swift",  # no grammar in tree-sitter-languages 1.10.2: line windows
+    ".sh": "bash", ".bash": "bash", ".zsh": "bash",
+    ".scala": "scala",
+    # .lua stays windowed by lines: tree-sitter-languages 1.10.2's Lua grammar reads 'local x = 1' as an error
+    ".jl": "julia",
+    ".pl": "perl", ".pm": "perl",
+    ".sql": "sql",
+    # no grammar in tree-sitter-languages: outlined by indentation (ingest.code_forms.cython); they were not read
+    ".pyx": "cython", ".pxd": "cython", ".pxi": "cython",
+}
+
+# Build and container files known by their name alone (they have no extension): code, windowed by lines, Ruby's
+# outlined. They were counted among '(no extension)' files Sift does not read, in every repository.
+NAMED_FILES = {"makefile": None, "gnumakefile": None, "dockerfile": None, "containerfile": None,
+               "justfile": None, "jenkinsfile": None, "rakefile": "ruby", "gemfile": "ruby", "vagrantfile": "ruby"}
+
+
+def code_file_name(path: str) -> bool:
+    """Whether ``path`` names a build or container file (Makefile, Dockerfile, Dockerfile.dev …)."""
+    name = Path(path).name.lower()
+    return name in NAMED_FILES or name.startswith(("dockerfile.", "containerfile."))
+
+
+# The interpreters a script's shebang line names (#!/bin/sh, #!/usr/bin/env python3) that have a grammar above:
+# a file without an extension is read as code of that language (ingest.kinds.kind_of_script); other
+# extensionless files stay unread.
+INTERPRETERS = {"sh": "bash", "bash": "bash", "dash": "bash", "ksh": "bash", "zsh": "bash", "python": "python",
+                "node": "javascript", "nodejs": "javascript", "ruby": "ruby", "php": "php",
+                "perl": "perl"}
+SHEBANG = re.compile(rb"#![ \t]*(\S+)[ \t]*([^\r\n]*)")
+VERSIONED = re.compile(r"[\d.]+$")  # python3.11, node18: the interpreter without its version
+
+
+SHEBANG_BYTES = 256  # of a file's start read for its shebang line
+
+
+def shebang_language(head: bytes) -> str | None:
+    """The language of the interpreter ``head``'s first line names as a shebang ('#!/usr/bin/env -S python3 -u':
+    python), if ingest.code has its grammar; None for any other start."""
+    found = SHEBANG.match(head)
+    if not found:
+        return None
+    program, args = found.group(1).rsplit(b"/", 1)[-1], found.group(2).split()
+    if program == b"env":  # the program is env's first argument that is neither an option nor NAME=value
+        program = next((a for a in args if not a.startswith(b"-") and b"=" not in a), b"")
+    return INTERPRETERS.get(VERSIONED.sub("", program.decode("utf-8", "replace")))
