@@ -1,5 +1,6 @@
 """``ingest stats`` reads the index and the queue without huey, Redis's client, the parsers or numpy; ``ingest
-files`` and ``ingest similar`` read the table of languages without the code parser.
+files`` and ``ingest similar`` read the table of languages without the code parser, ``ingest model info`` the
+model's header without numpy.
 
 It imported workers.app to count the queue's jobs: huey with redis.asyncio and workers.tasks with every parser,
 0.65 s of the command's 0.7 s of CPU (bench/cli_start.py), in a command users and scripts run by hand and the
@@ -8,7 +9,8 @@ suite runs as a process hundreds of times. The SQLite queue is now read straight
 sift-mcp), and that the report read so is the one huey's reading gives.
 
 `ingest files` and `ingest similar` imported ingest.code (tree-sitter's forms, the chunker, the YAML reader: 0.25 s)
-through ingest.kinds, for its table of languages alone, now ingest/code_languages.py.
+through ingest.kinds, for its table of languages alone, now ingest/code_languages.py; `ingest model info` imported
+numpy with search.model.embedding, which needs it only to embed.
 """
 from __future__ import annotations
 
@@ -141,6 +143,13 @@ def test_files_and_similar_know_code_without_the_code_parser(home_with_vectors):
     said, loaded = ingest_loads(home_with_vectors, PARSER, "similar", "mixed/notes/a.md")
     assert loaded == []
     assert "mixed/notes/b.md" in said
+
+
+@pytest.mark.timeout(600)
+def test_model_info_reads_the_model_without_numpy(home_with_vectors, model_path):
+    said, loaded = ingest_loads(home_with_vectors, HEAVY, "model", "info")
+    assert loaded == []
+    assert f"path: {model_path}" in said and "dimension: 384" in said
 
 
 def test_the_parser_still_offers_the_table_of_languages():

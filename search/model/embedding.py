@@ -15,13 +15,15 @@ import os
 import sys
 import threading
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from search.model import cache
 from search.model.info import ModelError, ModelInfo, known_model, read_model_info
 from search.model.llama_streams import errors_logged, quiet_llama, quiet_stdout
 from search.settings import Settings
+
+if TYPE_CHECKING:  # numpy is imported where vectors are made: `ingest model info` and `ingest enqueue` only
+    import numpy as np  # read the model file's header
 
 _prepare_lock = threading.Lock()
 # Threads for embedding one search query (a few dozen tokens). One is as fast as two on a quiet machine, and
@@ -169,6 +171,7 @@ class Embedder:
         Over-long texts are cut at the limit."""
         if self.vocab_only:
             raise ModelError("this model was loaded for counting tokens only")
+        import numpy as np
         inputs = [self.model_input(text, kind) for text in texts]
         matrix = np.zeros((len(texts), self.info.dim), dtype=np.float32)
         with quiet_stdout():
