@@ -617,9 +617,10 @@ def _progress_line(args=None) -> str:
     """Where to watch the queued work, and how to start a worker unless one has been seen lately (a running
     worker takes a periodic job every minute); ``args``: the command's, whose worker settings the hint carries."""
     from search.index.status import age
-    from workers.app import worker_seen
+    from search.settings import load
+    from workers.queue_state import worker_seen  # huey's app only where it is imported already (enqueue's)
     from workers.stats import worker_quiet
-    seen = worker_seen()
+    seen = worker_seen(load())
     if worker_quiet(seen) is None:
         return f"progress: ingest stats --watch   (a worker was at work {age(max(0.0, time.time() - seen))} ago)"
     return f"progress: ingest stats --watch   (needs a running worker; {_worker_hint(args)})"
@@ -669,9 +670,10 @@ def parts_text(searchable: int, seen: int, later: int) -> str:
 def _ask_for_a_worker(args=None, off_the_bar: bool = True) -> None:
     """No progress for a while (or none yet): ask whether a worker runs, unless one has taken a job lately (it
     is busy). On a terminal the question starts a line of its own, off the progress bar's."""
-    from workers.app import worker_seen
+    from search.settings import load
+    from workers.queue_state import worker_seen
     from workers.stats import worker_quiet
-    quiet = worker_quiet(worker_seen())
+    quiet = worker_quiet(worker_seen(load()))
     if quiet:
         start = "\n" if off_the_bar and sys.stderr.isatty() else ""
         print(f"{start}{quiet}: is a worker running? {_worker_hint(args)}", file=sys.stderr)
@@ -767,7 +769,6 @@ def cmd_retry_failed(args) -> int:
     if nothing:
         print(nothing)
         return 0
-    from workers import tasks
     conn = db.connect(settings.index_path)
     failed: dict[str, list[dict]] = {}
     for row in status.failures(conn, limit=1_000_000):
@@ -793,6 +794,7 @@ def cmd_retry_failed(args) -> int:
         # a scan carries forward the outcome of a file unchanged since it failed: forgotten, it is read again
         store.forget_remembered(conn, collection["id"], [row["path"] for row in rows])
         store.retry_background(conn, collection["id"])  # and a big file's failed background job: handed on again
+        from workers import tasks  # huey and the tasks: only where a scan is queued ('no failed files' needs neither)
         tasks.scan(collection["id"], conn)
         queued += len(rows)
         print(f"{name}: queued a scan that retries {count(len(rows), 'failed file')} ({collection['root']}):")

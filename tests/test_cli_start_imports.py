@@ -158,3 +158,16 @@ def test_the_parser_still_offers_the_table_of_languages():
     for name in ("LANGUAGES", "NAMED_FILES", "SHEBANG_BYTES", "code_file_name", "shebang_language"):
         assert getattr(code, name) is getattr(code_languages, name)
     assert code.shebang_language(b"#!/usr/bin/env python3\n") == "python"
+
+
+@pytest.mark.timeout(600)
+def test_enqueue_queues_without_the_parsers_and_retry_failed_without_huey(built_env, tmp_path):
+    """`ingest enqueue` imports huey and the tasks to queue a scan, but not the parsers (ingest.files) or numpy,
+    which only a job that reads a file needs; `ingest retry-failed` with no failed file queues nothing: no huey."""
+    parsers = ("ingest.files", "ingest.markdown", "ingest.pdf", "numpy")
+    said, loaded = ingest_loads(built_env, parsers + ("workers.tasks",), "enqueue", str(tmp_path / "notes"))
+    assert loaded == ["workers.tasks"], said
+    assert "a scan of 'notes'" in said or "queued a scan" in said, said
+    said, loaded = ingest_loads(built_env, HEAVY + ("workers.app", "workers.tasks"), "retry-failed")
+    assert loaded == []
+    assert said == "no failed files"

@@ -28,9 +28,9 @@ NOT_A_PDF = "<!DOCTYPE html>\n<html><body>a web page saved as .pdf</body></html>
 @pytest.fixture
 def reads(immediate, monkeypatch) -> list[str]:
     """The files the parse stage reads, in order."""
-    from workers import tasks
+    from ingest import files  # workers.tasks calls it from there, where a job reads a file
     calls: list[str] = []
-    counting(monkeypatch, tasks, "read_and_parse", calls)
+    counting(monkeypatch, files, "read_and_parse", calls)
     return calls
 
 
@@ -192,15 +192,15 @@ def test_no_permission_is_read_again_once_the_file_opens_though_unchanged(reads,
 def test_a_failure_that_is_not_the_files_doing_is_read_again_at_the_next_scan(immediate, tmp_path, monkeypatch,
                                                                              trouble_of_the_machine):
     from ingest import files
-    from workers import tasks
     calls: list[str] = []
+    read = files.read_and_parse  # the real one: workers.tasks calls it from ingest.files
 
     def broken(root, path, **rules):
         calls.append(path)
         if len(calls) == 1:
             raise trouble_of_the_machine
-        return files.read_and_parse(root, path, **rules)
-    monkeypatch.setattr(tasks, "read_and_parse", broken)
+        return read(root, path, **rules)
+    monkeypatch.setattr(files, "read_and_parse", broken)
     root = write_tree(tmp_path / "notes", {"b.md": "# B\n\nthe bittern note\n"})
     assert [t[:3] for t in trouble(ingest(root))] == [("b.md", "parse", "failed")]
     assert remembered() == {}
@@ -210,15 +210,15 @@ def test_a_failure_that_is_not_the_files_doing_is_read_again_at_the_next_scan(im
 def test_a_skip_for_a_missing_package_is_read_again(immediate, tmp_path, monkeypatch):
     from ingest import files
     from ingest.document import SkipForNow
-    from workers import tasks
     calls: list[str] = []
+    read = files.read_and_parse  # the real one: workers.tasks calls it from ingest.files
 
     def lacking(root, path, **rules):
         calls.append(path)
         if len(calls) == 1:
             raise SkipForNow("encrypted: AES needs the 'cryptography' package")
-        return files.read_and_parse(root, path, **rules)
-    monkeypatch.setattr(tasks, "read_and_parse", lacking)
+        return read(root, path, **rules)
+    monkeypatch.setattr(files, "read_and_parse", lacking)
     root = write_tree(tmp_path / "notes", {"c.md": "# C\n\nthe crane note\n"})
     assert [t[:3] for t in trouble(ingest(root))] == [("c.md", "parse", "skipped")]
     assert trouble(ingest(root)) == [] and calls == ["c.md", "c.md"]

@@ -23,9 +23,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-import numpy as np
 from huey.signals import SIGNAL_ENQUEUED
 
 from ingest import freed_moves
@@ -34,7 +33,6 @@ from ingest.chunk import TooManyChunks, chunk_document, chunking, plain_count
 from ingest.discover import (CLOUD_ONLY, DOWNLOADING, NOT_INCLUDED, FoundFile, Rules, not_downloaded, placeholder_for,
                              rules_of, walk, walk_paths, with_partners)
 from ingest.document import Skip
-from ingest.files import ParsedFile, can_open, read_and_parse, text_hash
 from ingest.kinds import kind_of
 from ingest.parser_versions import parsers
 from ingest.passage_dates import date_sections, document_date
@@ -49,6 +47,9 @@ from workers.app import huey
 # which stats reads them from without importing this module
 from workers.queue_state import SCAN_PRIORITY, SMALL_BUILD, URGENT, small  # noqa: F401
 from workers.working import Gone, Work
+
+if TYPE_CHECKING:  # the parsers (ingest.files) and numpy are imported where a job reads a file or checks a vector:
+    from ingest.files import ParsedFile  # `ingest enqueue` imports this module to queue a scan, and needs neither
 
 log = logging.getLogger("sift.workers")
 AS_BEFORE = "as before"  # a progress row's change: skipped or failed as before, the file unchanged since
@@ -530,6 +531,7 @@ def _as_before(conn, collection_id: int, plan, found: list[FoundFile], settings_
     all as they were when the outcome was decided: reading them again would only repeat it. "No permission" is
     also checked against the file itself (does it open now?): access given through its folder, the user's groups
     or an ACL leaves the file's ctime as it was."""
+    from ingest.files import can_open
     on_disk = {f.path: f for f in found}
     root = collection_reads.get_collection(conn, collection_id)["root"]
     carried = {}
@@ -713,6 +715,7 @@ def _read(root, path: str) -> tuple[str, object, bool]:
     the outcome is the file's own doing. It is not when a package is missing, the file vanished, a symlink
     above it is refused or the machine is out of something: an unchanged file may do better at the next scan."""
     try:
+        from ingest.files import read_and_parse
         return "parsed", read_and_parse(root, path, rules=_rules()), False
     except Skip as reason:
         return "skipped", str(reason), reason.lasting and _the_files_doing(reason)
@@ -1000,6 +1003,8 @@ def _misshapen(answer, batch) -> str | None:
     """Why an answer's vectors cannot be written (not the model's size, or not finite numbers), or None. The model
     ids agreed, but a vector of another size written to the index made every semantic search of the collection
     fail as the vectors were read (NumPy could not shape them)."""
+    import numpy as np
+
     from search.model.info import dimension_of
     size = 4 * (dimension_of(batch.model) or 0)
     for h in batch.to_embed:
@@ -1245,6 +1250,7 @@ def _chunk_row(ordinal: int, piece, embedding_texts: dict[str, str], dated: floa
     """The chunk's row; its text hash keys the vector of what the model embeds (the chunk's text with its
     heading context, ``ingest.chunk``), which ``embedding_texts`` gets by that hash. Its date: its section's own
     (a mail message's), else ``dated``, its file's (ingest.passage_dates)."""
+    from ingest.files import text_hash
     embedded = piece.embedding_text
     digest = text_hash(embedded)
     embedding_texts[digest] = embedded
