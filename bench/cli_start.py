@@ -25,7 +25,8 @@ from pathlib import Path
 
 from common import REPO, fresh_home, median
 
-HEAVY = ("huey", "redis", "llama_cpp", "numpy", "pathspec", "pypdf", "workers.app", "workers.tasks")
+HEAVY = ("huey", "redis", "llama_cpp", "numpy", "pathspec", "pypdf", "workers.app", "workers.tasks", "ingest.code",
+         "ingest.files")  # ingest.code: the code parser; ingest.files: every parser
 # the ingest script, as pip writes it; SIFT_BENCH_LOADED: a file to write the heavy modules loaded into at exit
 RUN = ("import atexit, json, os, sys\n"
        "def said():\n"
@@ -46,6 +47,8 @@ COMMANDS = {  # name shown: the arguments (NOTES: the folder indexed)
     "ingest search x --mode keyword": ["search", "x", "--mode", "keyword"],
     "ingest similar FILE": ["similar", "notes/note-0.md"],
     "ingest enqueue NOTES (queues a rescan)": ["enqueue", "NOTES"],
+    "ingest retry-failed (none failed)": ["retry-failed"],
+    "ingest model info": ["model", "info"],
 }
 TOPICS = ["git rebase and undoing the last commit", "docker compose volumes", "a postgres index on two columns",
           "boiling pasta and a tomato sauce", "the quarterly budget review", "a python virtual environment"]
