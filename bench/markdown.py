@@ -124,13 +124,18 @@ OUTLINERS = {
 }
 
 
-def child(pattern: str, megabytes: float, fast: bool = True) -> None:
-    """Parse one note and print: CPU seconds (the machine may be shared), sections, peak RSS in MB."""
+def child(pattern: str, megabytes: float, way: str = "fast") -> None:
+    """Parse one note and print: CPU seconds (the machine may be shared), sections, peak RSS in MB. ``way``: 'fast'
+    (as Sift reads it), 'lists' (links by markdown-it's inline parser, as before ingest.markdown_links), 'slow'
+    (every list and link by markdown-it)."""
     sys.path.insert(0, str(REPO))
+    from ingest import markdown_links
     from ingest.markdown import parse_markdown
+    if way != "fast":
+        markdown_links.destinations = lambda text, validate: None  # every paragraph's links by markdown-it
     note = {**PATTERNS, **OUTLINERS}[pattern](int(megabytes * 1_000_000))
     started = time.process_time()
-    doc = parse_markdown("bench.md", note, fast_lists=fast)
+    doc = parse_markdown("bench.md", note, fast_lists=way != "slow")
     seconds = time.process_time() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{seconds:.3f} {len(doc.sections)} {peak:.0f}")
@@ -148,7 +153,7 @@ def main() -> None:
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child[0], float(args.child[1]), args.child[2] == "fast")
+        child(args.child[0], float(args.child[1]), args.child[2])
         return
     if args.outliner:
         outliners(args.runs, args.megabytes)
@@ -166,25 +171,30 @@ def main() -> None:
         print(f"{pattern:<18} | " + " | ".join(f"{c:<22}" for c in cells) + f" | {ratio:.2f}", flush=True)
 
 
-def parse_once(pattern: str, size: float, fast: bool = True) -> tuple[float, float]:
-    """(CPU seconds, peak RSS in MB) of one parse in a fresh process."""
-    out = subprocess.run([sys.executable, __file__, "--child", pattern, str(size), "fast" if fast else "slow"],
+def parse_once(pattern: str, size: float, way: str = "fast") -> tuple[float, float]:
+    """(CPU seconds, peak RSS in MB) of one parse in a fresh process, read ``way`` (child)."""
+    out = subprocess.run([sys.executable, __file__, "--child", pattern, str(size), way],
                          capture_output=True, text=True, check=True).stdout.split()
     return float(out[0]), float(out[2])
 
 
+WAYS = ("fast", "lists", "slow")
+
+
 def outliners(runs: int, megabytes: float) -> None:
-    """Each outliner's page parsed ``runs`` times with the fast path and without, alternately: the medians."""
-    print(f"{'page':<18} | {megabytes:g} MB: CPU s, fast path (peak MB) | markdown-it only (peak MB) | ratio")
+    """Each outliner's page parsed ``runs`` times each way (child), in turn: the medians, and the ratios of the
+    way before this reader of links ('lists') and of markdown-it alone ('slow') to Sift's."""
+    print(f"{'page':<18} | {megabytes:g} MB: CPU s, Sift (peak MB) | links by markdown-it | markdown-it only | "
+          "ratios")
     for pattern in OUTLINERS:
-        timed = {True: [], False: []}
+        timed = {way: [] for way in WAYS}
         for _ in range(runs):
-            for fast in (True, False):
-                timed[fast].append(parse_once(pattern, megabytes, fast))
-        fast, slow = (statistics.median(s for s, _ in timed[way]) for way in (True, False))
-        peaks = [max(p for _, p in timed[way]) for way in (True, False)]
-        print(f"{pattern:<18} | {fast:7.2f} ({peaks[0]:5.0f}){'':<15} | {slow:7.2f} ({peaks[1]:5.0f}){'':<8} | "
-              f"{slow / fast:.1f}x", flush=True)
+            for way in WAYS:
+                timed[way].append(parse_once(pattern, megabytes, way))
+        fast, lists, slow = (statistics.median(s for s, _ in timed[way]) for way in WAYS)
+        peak = max(p for _, p in timed["fast"])
+        print(f"{pattern:<18} | {fast:7.2f} ({peak:5.0f}){'':<12} | {lists:7.2f}{'':<13} | {slow:7.2f}{'':<9} | "
+              f"{lists / fast:.1f}x / {slow / fast:.1f}x", flush=True)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from ingest import joplin, logseq, markdown_lists
+from ingest import joplin, logseq, markdown_links, markdown_lists
 from ingest.document import NOTION_ID, Document, Section, title_from_name, whole_characters
 from ingest.links import FENCE
 
@@ -606,6 +606,10 @@ def _link_destinations(md: MarkdownIt, content: str, env: dict) -> list[str]:
             # unescaped as markdown-it unescapes a destination: [x](my\\_note.md) names my_note.md
             found += [_undecoded(unescapeAll(pointed or bare)) for pointed, bare in BARE_DESTINATION.findall(part)]
         elif "](" in part or ("]" in part and env.get("references")):
+            quick = None if env.get("references") else markdown_links.destinations(part, md.validateLink)
+            if quick is not None:  # the common forms, read by markdown-it's rules without its inline parser
+                found += [_undecoded(url) for url in quick]
+                continue
             for child in md.inline.parse(part, md, env, []):
                 if child.type in ("link_open", "image"):
                     found.append(_undecoded(child.attrs.get("href" if child.type == "link_open" else "src", "")))

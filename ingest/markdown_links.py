@@ -1,0 +1,216 @@
+"""A paragraph's ``[text](target)`` links and ``![alt](src)`` images read without markdown-it (ingest.markdown).
+
+markdown-it's inline parser walks a paragraph in Python a character at a time, trying a dozen rules at each, and
+makes a token of every run of text: on a journal of years of daily pages (a link in every few blocks) that was most of
+what the parse cost once the lists themselves were read line by line (ingest.markdown_lists). What the index takes
+from it is only the destinations, in order, of the links and images at the top of the paragraph and of the images in
+a link's text. ``destinations`` finds them by markdown-it's own rules (its link, image, link label, destination and
+code span rules, in the same order), jumping from one ``[``, ``![`` or backtick to the next.
+
+It reads only the common forms exactly; for anything else it returns None and the caller asks markdown-it: a
+backslash (escapes), a ``<`` (autolinks, inline HTML, ``<target>``), a title after the destination, a destination of
+unbalanced or over 32 nested parentheses or one markdown-it would refuse (``javascript:``), a backtick inside a
+link's text, brackets nested deeper than DEEPEST, link reference definitions in the note (``[text][label]``), or more
+work than a few steps a character. tests/test_markdown_links.py compares both on generated and real notes.
+"""
+from __future__ import annotations
+
+import re
+
+from markdown_it.common.utils import unescapeAll
+
+SPECIAL = re.compile(r"!\[|\[|`+")  # where a rule other than text's may fire, at the top of a paragraph
+IN_LABEL = re.compile(r"!\[|[\[\]`]")  # and inside a link's text
+BACKTICKS = re.compile(r"`+")
+TITLE_OPENERS = "\"'("
+DEEPEST = 8  # '[' within '[' looked into at most; deeper is markdown-it's (its own limit is far above)
+STEPS_PER_CHAR = 4  # more work than this is markdown-it's: every lookup stays linear in the paragraph
+
+
+class Unusual(Exception):
+    """The paragraph holds a form this reader does not read: markdown-it reads it."""
+
+
+def destinations(text: str, validate) -> list[str] | None:
+    """The destinations of ``text``'s links and images as markdown-it's inline parser finds them, in its tokens'
+    order (unescaped as it unescapes them), or None where the text holds a form read only by markdown-it.
+    ``validate``: markdown-it's ``validateLink`` (a destination it refuses leaves the reading to markdown-it)."""
+    if "\\" in text or "<" in text:
+        return None
+    try:
+        return _Reader(text, validate).top(0, len(text))
+    except (Unusual, RecursionError):
+        return None
+
+
+class _Reader:
+    def __init__(self, text: str, validate):
+        self.text, self.validate = text, validate
+        self.steps = STEPS_PER_CHAR * len(text) + 64
+        self.tried: dict[tuple[str, int], tuple[int, str, int] | None] = {}  # silent attempts, by kind and place
+        self._closers: dict[int, int | None] | None = None
+
+    def top(self, pos: int, limit: int) -> list[str]:
+        """markdown-it's tokenize from ``pos`` to ``limit``: each link's destination, then its text's images'."""
+        found: list[str] = []
+        text = self.text
+        while True:
+            special = SPECIAL.search(text, pos, limit)
+            if special is None:
+                return found
+            self._step()
+            at = special.start()
+            mark = text[at]
+            if mark == "`":
+                if limit != len(text):
+                    raise Unusual  # a code span in a link's text: markdown-it's
+                pos = self._code_span_end(at, special.end())
+                continue
+            parsed = self._attempt("!" if mark == "!" else "[", at, limit)
+            if parsed is None:
+                pos = at + 1
+                continue
+            end, destination, label_end = parsed
+            found.append(destination)
+            if mark == "[" and "![" in text[at + 1:label_end]:  # the link's text is read again: its images
+                label = text[at + 1:label_end]
+                if label.count("[") != label.count("!["):
+                    raise Unusual  # a '[' of no image in it: markdown-it's
+                found += self.top(at + 1, label_end)
+            pos = end
+
+    def _attempt(self, kind: str, at: int, limit: int) -> tuple[int, str, int] | None:
+        """(end, destination, the label's end) of a link ('[') or image ('!') starting at ``at``, or None."""
+        key = (kind, at)
+        if limit == len(self.text) and key in self.tried:
+            return self.tried[key]
+        parsed = self._link(at, limit) if kind == "[" else self._image(at, limit)
+        if limit == len(self.text):
+            self.tried[key] = parsed
+        return parsed
+
+    def _link(self, at: int, limit: int, depth: int = 0) -> tuple[int, str, int] | None:
+        label_end = self._label(at, limit, nested_allowed=False, depth=depth)
+        return None if label_end < 0 else self._inline_target(label_end, limit)
+
+    def _image(self, at: int, limit: int) -> tuple[int, str, int] | None:
+        if at + 1 >= limit:
+            return None
+        label_end = self._label(at + 1, limit, nested_allowed=True, depth=0)
+        return None if label_end < 0 else self._inline_target(label_end, limit)
+
+    def _label(self, opener: int, limit: int, nested_allowed: bool, depth: int) -> int:
+        """markdown-it's parseLinkLabel from the '[' at ``opener``: the position of its closing ']', or -1."""
+        if depth > DEEPEST:
+            raise Unusual
+        text, level, pos = self.text, 1, opener + 1
+        while pos < limit:
+            found = IN_LABEL.search(text, pos, limit)
+            if found is None:
+                return -1
+            self._step()
+            at = found.start()
+            mark = text[at]
+            if mark == "`":
+                raise Unusual  # markdown-it's backtick cache makes a code span here depend on what came before
+            if mark == "]":
+                level -= 1
+                if level == 0:
+                    return at
+                pos = at + 1
+                continue
+            if mark == "!":  # skipToken at '!': the image rule, silent
+                parsed = self._attempt_in_label("!", at, limit, depth)
+                pos = parsed[0] if parsed else at + 1
+                continue
+            parsed = self._attempt_in_label("[", at, limit, depth)  # skipToken at '[': the link rule, silent
+            if parsed is None:
+                level += 1
+                pos = at + 1
+            elif not nested_allowed:
+                return -1  # a link inside a link's text: the outer one is none
+            else:
+                pos = parsed[0]
+        return -1
+
+    def _attempt_in_label(self, kind: str, at: int, limit: int, depth: int) -> tuple[int, str, int] | None:
+        key = (kind, at)
+        if limit == len(self.text) and key in self.tried:
+            return self.tried[key]
+        if kind == "[":
+            parsed = self._link(at, limit, depth + 1)
+        else:
+            label_end = -1 if at + 1 >= limit else self._label(at + 1, limit, True, depth + 1)
+            parsed = None if label_end < 0 else self._inline_target(label_end, limit)
+        if limit == len(self.text):
+            self.tried[key] = parsed
+        return parsed
+
+    def _inline_target(self, label_end: int, limit: int) -> tuple[int, str, int] | None:
+        """After a label closed at ``label_end``: '(' destination ')' as markdown-it's link and image rules read it
+        (with no reference definitions: a label alone is no link)."""
+        text = self.text
+        pos = label_end + 1
+        if pos >= limit or text[pos] != "(":
+            return None
+        pos = _spaces(text, pos + 1, limit)
+        if pos >= limit:
+            return None
+        start, level = pos, 0
+        while pos < limit:
+            char = text[pos]
+            if char == " " or char < " " or char == "\x7f":
+                break
+            if char == "(":
+                level += 1
+                if level > 32:
+                    raise Unusual
+            elif char == ")":
+                if level == 0:
+                    break
+                level -= 1
+            pos += 1
+        if pos == start:
+            destination = ""  # '[a]()' and '[a]( )': a link to nothing; anything else here is no destination
+            if text[pos] != ")":
+                raise Unusual
+        else:
+            if level:
+                raise Unusual
+            destination = text[start:pos]
+            if "&" in destination:
+                destination = unescapeAll(destination)
+            if not self.validate(destination):
+                raise Unusual
+        after = _spaces(text, pos, limit)
+        if after < limit and after != pos and text[after] in TITLE_OPENERS:
+            raise Unusual  # a title, perhaps
+        if after >= limit or text[after] != ")":
+            return None
+        return after + 1, destination, label_end
+
+    def _code_span_end(self, start: int, end: int) -> int:
+        """Where markdown-it's backtick rule leaves the run of backticks text[start:end] at the top of the
+        paragraph: past the next run of as many (its code span), else past the run (text)."""
+        if self._closers is None:
+            runs = [(m.start(), m.end()) for m in BACKTICKS.finditer(self.text)]
+            self._closers, following = {}, {}
+            for run_start, run_end in reversed(runs):
+                self._closers[run_start] = following.get(run_end - run_start)
+                following[run_end - run_start] = run_end
+        if start not in self._closers:
+            raise Unusual  # not at a run's start (never at the top: a link's end is a ')')
+        closer = self._closers[start]
+        return end if closer is None else closer
+
+    def _step(self) -> None:
+        self.steps -= 1
+        if self.steps < 0:
+            raise Unusual
+
+
+def _spaces(text: str, pos: int, limit: int) -> int:
+    """Past the spaces, tabs and line ends from ``pos``, as markdown-it's link rule skips them."""
+    while pos < limit and text[pos] in " \t\n":
+        pos += 1
+    return pos
