@@ -15,8 +15,10 @@ refuses lines over a million characters before parsing).
 
 ``--outliner`` measures outliners' pages instead (a Logseq page of 100,000 blocks each with its ``id::`` line, a
 Logseq journal of nested blocks with links, tags, tasks and properties, the same with a code block in every 25th
-block, an Obsidian list of tasks in groups): the median CPU seconds of ``--runs`` parses, each in a fresh process,
-read with ingest.markdown_lists' fast path and without it (every list by markdown-it, as before it), and the ratio.
+block, a journal with a [text](target) link in every block, an Obsidian list of tasks in groups): the median CPU
+seconds of ``--runs`` parses, each in a fresh process, read as Sift reads them, with links by markdown-it's inline
+parser (as before ingest.markdown_links) and with markdown-it alone (every list too, as before
+ingest.markdown_lists), and the ratios.
 
     .venv/bin/python bench/markdown.py --outliner [--runs 5] [--megabytes 5.8]
 """
@@ -109,6 +111,21 @@ def logseq_journal(size: int, code_every: int = 0) -> str:
     return "".join(parts)
 
 
+LINKED_BLOCKS = [
+    "- Call with [Ana](people/ana.md) about [the grant](projects/grant.md), notes in `grant/q3.md`\n",
+    "  - follow up: [the draft](drafts/budget-2024.md) and [[Budget 2024]]\n",
+    "  - ran `make report`, read [the log](logs/2024-03-14.log) #work\n",
+    "- [ ] review [PR 12](https://example.com/pr/12) before [[Friday]]\n",
+    "- ![whiteboard](../assets/whiteboard_1700000000.png) from [the meeting](meetings/weekly.md)\n",
+]
+
+
+def linked_journal(size: int) -> str:
+    """A daily page as Logseq or Obsidian writes one, every block with a [text](target) link (and code spans,
+    [[links]], a task, an image)."""
+    return "".join(LINKED_BLOCKS) * (size // len("".join(LINKED_BLOCKS)) + 1)
+
+
 def obsidian_tasks(size: int) -> str:
     """An Obsidian note of task lists in groups (two-space nesting, a blank line between groups)."""
     group = ("- [ ] call the plumber about the [[Boiler]] #home\n  - [x] find the invoice\n"
@@ -120,6 +137,7 @@ OUTLINERS = {
     "logseq-ids": logseq_ids,
     "logseq-journal": logseq_journal,
     "journal-with-code": lambda size: logseq_journal(size, code_every=25),
+    "linked-journal": linked_journal,
     "obsidian-tasks": obsidian_tasks,
 }
 

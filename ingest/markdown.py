@@ -210,10 +210,16 @@ def _read_body(lines: list[str], start: int, fast_lists: bool = True) -> tuple[l
     first = 0
     while first < len(body):
         if fast_lists:  # a run of plain list items read line by line, without markdown-it (ingest.markdown_lists)
-            end, paragraphs = markdown_lists.read_run(body, first)
+            end, paragraphs, fences = markdown_lists.read_run(body, first)
             if end > first:
                 for line, content in paragraphs:
                     _read_inline(content, start + line, texts, tags, commented, in_code)
+                for line, stop, info, content in fences:  # as _read_tokens reads a fence token
+                    blocks.append((start + line, start + stop))
+                    if DRAWING.match(info):
+                        drawings.append((start + line, start + stop))
+                    if "#" in content:
+                        in_code.update(match.group(1).strip("/").casefold() for match in BLOCK_HASH.finditer(content))
                 first = end
                 continue
         # a piece ends where such a run begins, if one does within it, for read_run to take it on from there

@@ -23,6 +23,7 @@ from markdown_it.common.utils import mdTrim
 ITEM = re.compile(r"[-*+]( {1,4})(?=[^ \t])")
 HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
 ORDERED = re.compile(r"[0-9]+[.)](?:[ \t]|$)")
+FENCE_OPENER = re.compile(r"`{3,}|~{3,}")
 # A line of these alone may be a thematic break ('* * *'), a setext heading's underline ('==='), a table's delimiter
 # row ('|---|:--:|') or a bullet with nothing after it: none is a paragraph's line
 MARKS_ONLY = re.compile(r"[-*_=+:|\s]+")
@@ -39,18 +40,24 @@ RUN_LINES = 16  # a markdown-it piece is ended where a run of at least this many
 SCAN_CHARS = 16 * 1024
 
 
-def read_run(body: list[str], first: int) -> tuple[int, list[tuple[int, str]]]:
-    """(end, paragraphs) of the list that starts on body[first], a line where a parse of the whole note starts a
-    block at the top: its items from ``first`` to ``end``, each paragraph as (its first line, its text as
-    markdown-it's inline token holds it). ``end`` is ``first`` when not even the first item is plain, else a line
+def read_run(body: list[str], first: int) -> tuple[int, list[tuple[int, str]], list[tuple[int, int, str, str]]]:
+    """(end, paragraphs, fences) of the list that starts on body[first], a line where a parse of the whole note
+    starts a block at the top: its items from ``first`` to ``end``, each paragraph as (its first line, its text as
+    markdown-it's inline token holds it), each fenced code block in an item as markdown-it's fence token has it
+    (its first line, its end line, its info, its lines). ``end`` is ``first`` when not even the first item is
+    plain, else a line
     where the whole note's parse starts a block at the top again (a top-level item, or any block after a blank
     line), or the note's end."""
     items: list[tuple[int, int]] = []  # the open items: (the indentation their list needs, their content's)
     paragraph: list[str] | None = None  # the open paragraph's lines, as markdown-it's getLines cuts them
     indent = 0  # the open paragraph's item's content indentation
     found: list[tuple[int, str]] = []
-    cut = (first, 0)  # the last line where the top level starts again, and how many paragraphs lie above it
+    fences: list[tuple[int, int, str, str]] = []
+    cut = (first, 0, 0)  # the last line where the top level starts again, and how many paragraphs and fences above
+    skip_to = first  # past the last fence read
     for number in range(first, len(body)):
+        if number < skip_to:
+            continue
         line = body[number]
         text = line.lstrip(" \t")
         if not text:  # a blank line ends the paragraph
@@ -62,10 +69,21 @@ def read_run(body: list[str], first: int) -> tuple[int, list[tuple[int, str]]]:
             break
         spaces = len(line) - len(text)
         column = spaces if "\t" not in line[:spaces] else _columns(line, spaces)
+        if text[0] in "`~" and (fence := _fence_in_item(body, number, text, column, items, paragraph, indent)):
+            if paragraph is not None:  # a fence ends the paragraph above it
+                found.append((start, mdTrim("\n".join(paragraph))))
+                paragraph = None
+            level, end, info, content = fence
+            del items[level + 1:]
+            fences.append((number, end, info, content))
+            skip_to = end
+            continue
         marker = ITEM.match(text)
-        if not _plain(text[marker.end():] if marker else text):
+        fenced = marker is not None and _fence_opener(text[marker.end():]) is not None
+        if not fenced and not _plain(text[marker.end():] if marker else text):
             if paragraph is None and items and column < items[0][1] and not _delimiter_next(body, number):
-                cut = (number, len(found))  # after a blank line, every item is closed: the top level again
+                # after a blank line, every item is closed: the top level again
+                cut = (number, len(found), len(fences))
             break
         if marker is None:
             if paragraph is not None:  # a paragraph goes on at any line of text, however indented (lazy)
@@ -74,7 +92,7 @@ def read_run(body: list[str], first: int) -> tuple[int, list[tuple[int, str]]]:
             level = next((level for level in range(len(items) - 1, -1, -1) if column >= items[level][1]), None)
             if level is None:  # after a blank line, below every item: the list is over
                 if items and not _delimiter_next(body, number):
-                    cut = (number, len(found))
+                    cut = (number, len(found), len(fences))
                 break
             if column - items[level][1] >= 4:
                 break  # indented code in the item
@@ -82,6 +100,8 @@ def read_run(body: list[str], first: int) -> tuple[int, list[tuple[int, str]]]:
             start, indent, paragraph = number, items[level][1], [_after_indent(line, items[level][1])]
             continue
         if paragraph is not None and items and _goes_on(items[-1], column):
+            if fenced:
+                break  # '- ```' as a paragraph's line: markdown-it's
             paragraph.append(text if column <= indent else _after_indent(line, indent))
             continue
         place = _item_place(items, column)
@@ -93,16 +113,75 @@ def read_run(body: list[str], first: int) -> tuple[int, list[tuple[int, str]]]:
         if level == 0:
             if number + 1 < len(body) and DELIMITER_LIKE.fullmatch(body[number + 1]):
                 break  # a top-level item over a delimiter row: a piece starting here would read a table
-            cut = (number, len(found))
+            cut = (number, len(found), len(fences))
         del items[level:]
         items.append((outer, column + 1 + len(marker.group(1))))
+        if fenced:  # an item that opens with a code block, as Logseq writes one: '- ```python'
+            fence = _fence_lines(body, number, text[marker.end():], items[-1][1])
+            if fence is None:
+                break
+            paragraph, skip_to = None, fence[0]
+            fences.append((number, *fence))
+            continue
         start, indent = number, items[-1][1]
         paragraph = [text[marker.end():]]
     else:
         if paragraph is not None:
             found.append((start, mdTrim("\n".join(paragraph))))
-        return len(body), found
-    return cut[0], found[:cut[1]]
+        return len(body), found, fences
+    return cut[0], found[:cut[1]], fences[:cut[2]]
+
+
+def _fence_in_item(body: list[str], number: int, text: str, column: int, items: list[tuple[int, int]],
+                   paragraph: list[str] | None, indent: int) -> tuple[int, int, str, str] | None:
+    """(the item's level, end line, info, content) of a fenced code block opening on body[number] (its text
+    ``text`` at ``column``) inside an open item, as markdown-it's fence rule reads it there; None where the line
+    opens none, or where it lies otherwise than in an item as its text (a paragraph's line, indented code, below
+    every item): read_run leaves those to markdown-it."""
+    if _fence_opener(text) is None:
+        return None
+    if paragraph is not None and column - indent > 3:
+        return None  # a line of the paragraph
+    level = next((level for level in range(len(items) - 1, -1, -1) if column >= items[level][1]), None)
+    if level is None or column - items[level][1] >= 4:
+        return None
+    fence = _fence_lines(body, number, text, items[level][1])
+    return None if fence is None else (level, *fence)
+
+
+def _fence_opener(text: str) -> int | None:
+    """The length of the fence ``text`` opens with ('```python', '~~~'), as markdown-it's fence rule reads it;
+    None for none (a backtick fence whose info holds a backtick is none)."""
+    opener = FENCE_OPENER.match(text)
+    if opener is None or (text[0] == "`" and "`" in text[opener.end():]):
+        return None
+    return opener.end()
+
+
+def _fence_lines(body: list[str], number: int, text: str, content_indent: int) -> tuple[int, str, str] | None:
+    """(end line, info, content) of the fenced code block whose opening line is body[number], its text from the
+    fence on ``text``, in an item whose text is at column ``content_indent``: to its closing fence (as long as the
+    opening one, indented less than four past the item's text), or to a line less indented than the item's text
+    (which ends the item), or to the note's end. None for a NUL in it (markdown-it reads it as U+FFFD)."""
+    length = _fence_opener(text)
+    mark = text[0]
+    for end in range(number + 1, len(body)):
+        line = body[end]
+        rest = line.lstrip(" \t")
+        if "\x00" in line:
+            return None
+        if not rest:
+            continue
+        spaces = len(line) - len(rest)
+        at = spaces if "\t" not in line[:spaces] else _columns(line, spaces)
+        if at < content_indent:
+            return end, text[length:], "".join(f"{inner}\n" for inner in body[number + 1:end])
+        if rest[0] == mark and at - content_indent < 4:
+            run = len(rest) - len(rest.lstrip(mark))
+            if run >= length and not rest[run:].strip(" \t"):
+                return end + 1, text[length:], "".join(f"{inner}\n" for inner in body[number + 1:end])
+    last = len(body) - (body[-1] == "")  # the note's last line: markdown-it reads no line after a closing '\n'
+    return last, text[length:], "".join(f"{inner}\n" for inner in body[number + 1:last])
 
 
 def next_run(body: list[str], first: int, most: int) -> int | None:

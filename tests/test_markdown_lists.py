@@ -148,6 +148,25 @@ def test_a_logseq_page_of_blocks_with_ids_is_read_without_markdown_it(monkeypatc
     assert _counted(monkeypatch, page, fast_lists=False) >= 4000  # every line, before
 
 
+def test_a_code_block_in_a_block_is_read_without_markdown_it(monkeypatch):
+    """A fenced code block in a list item (a Logseq block's snippet, closed, unclosed to the item's end, in a nested
+    block, an Excalidraw drawing's data) is read line by line too: the same atomic blocks, drawings, tags (not the
+    code's '#words') and links as markdown-it's, and markdown-it is given no line of the page."""
+    blocks = [f"- block {n} [[Page {n % 40}]] #tag\n" for n in range(300)]
+    blocks[10::25] = ["- a snippet:\n  ```python\n  User#save  # not a heading\n\n  - not an item\n  ```\n"] * 12
+    blocks[20::25] = ["- unclosed:\n\t- ~~~\n\t  echo [x](code.md)\n- next #after\n",
+                      "- nested\n\t- child\n\t  ```sh\n\t  ls #no\n\t  ```\n\t  [[After]] #after\n"] * 6
+    blocks[299] = "- drawing\n  ```compressed-json\n  N4Ig\n  ```\n  [[Drawn]] #drawn\n"
+    page = "".join(blocks)
+    assert _counted(monkeypatch, page) == 0
+    lines = page.split("\n")
+    fast = markdown._read_body(lines, 0)
+    assert fast == markdown._read_body(lines, 0, fast_lists=False)
+    headings, atomic, links, tags, drawings = fast
+    assert len(atomic) == 25 and drawings == [atomic[-1]] and atomic[0] == (11, 16)
+    assert "save" not in tags and {"tag", "after", "drawn"} <= set(tags) and "code.md" not in links
+
+
 def test_markdown_it_reads_only_the_blocks_of_a_long_outline_that_need_it(monkeypatch):
     """Page properties at the top, and a code block in every 25th block: markdown-it is given a piece that ends
     where plain blocks begin again (ingest.markdown_lists.next_run), not the rest of a 256 KB piece."""
@@ -165,7 +184,8 @@ TEXTS = ["block text", "[[Page]] and #tag", "#[[two words]] #tag2", "id:: 6500a1
          "**bold** *em* _u_ ==hl==", "# Heading", "####### seven", "```", "~~~", "``span``", "$$", "$5", "> quote",
          "<div>", "| a | b |", "|---|---|", "---", "* * *", "===", "-- dash", "+1", "1. one", "2) two", "1.5 kg",
          ":LOGBOOK:", "%% comment", "<!-- c", "\u3000ideographic space", "[open label", "[r]: ref.md", "\\# escaped",
-         "a | b", ""]
+         "a | b", "", "```python", "````", "~~~~ info `x`", "```a`b", "``` compressed-json", "User#save #no",
+         "```  "]
 INDENTS = ["", "", "", " ", "  ", "   ", "    ", "     ", "\t", "\t\t", "\t  ", " \t", "        "]
 MARKERS = ["", "", "- ", "- ", "- ", "* ", "+ ", "-  ", "-    ", "-     ", "-\t", "-", "1. "]
 
