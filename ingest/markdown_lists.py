@@ -7,8 +7,9 @@ takes from a list of plain text is only each paragraph's text and its first line
 a list that follows from each line's indentation and its list marker: ``read_run`` works it out with CommonMark's
 (and markdown-it's) rules for list items, lazy lines and blank lines, in a few microseconds a line.
 
-It reads only lines that can be nothing but a list item or a paragraph's line (``_plain``): no heading, fence,
-quote, table, HTML, math, ordered list or link definition starts on them. At the first line it cannot read so, it
+It reads only lines that can be nothing but a list item (bulleted or numbered) or a paragraph's line (``_plain``),
+and fenced code blocks in an item (``_fence_lines``: a Logseq block's '- ```python'): no heading, quote, table,
+HTML, math or link definition starts on them. At the first line it cannot read so, it
 stops: the caller reads the rest with markdown-it from the start of the top-level item that line lies in, a line
 at which a parse of the whole note starts a top-level item too (so reading it from there is reading it as the whole
 note does, as ingest.markdown's pieces are). tests/test_markdown_lists.py compares both readings.
@@ -21,6 +22,8 @@ from markdown_it.common.utils import mdTrim
 
 # A list marker and the spaces after it, then text (more than four spaces: the text would be indented code)
 ITEM = re.compile(r"[-*+]( {1,4})(?=[^ \t])")
+# read_run's too: a numbered item ('1. ', '2) '; at most 9 digits, as markdown-it reads one)
+ANY_ITEM = re.compile(r"(?:[-*+]|([0-9]{1,9})[.)])( {1,4})(?=[^ \t])")
 HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
 ORDERED = re.compile(r"[0-9]+[.)](?:[ \t]|$)")
 FENCE_OPENER = re.compile(r"`{3,}|~{3,}")
@@ -33,6 +36,7 @@ DELIMITER_LIKE = MARKS_ONLY  # what a table's header line needs under it (markdo
 # label going on on the next line is left to markdown-it
 NO_DEFINITION = re.compile(r"\[[^\[\]\\]*(?:\[|\](?!:))")
 STARTS = "#><|`~$-*+_=:[0123456789"  # what a line that is not a paragraph's starts with (or a space of another kind)
+ITEM_STARTS = "-*+0123456789"
 DEEPEST = 60  # items nested deeper are left to markdown-it (its nesting limit: ingest.markdown.MAX_NESTING)
 RUN_LINES = 16  # a markdown-it piece is ended where a run of at least this many plain lines begins (next_run)
 # in a note of more characters than this: a shorter one is one piece, read by markdown-it in a few milliseconds,
@@ -78,7 +82,7 @@ def read_run(body: list[str], first: int) -> tuple[int, list[tuple[int, str]], l
             fences.append((number, end, info, content))
             skip_to = end
             continue
-        marker = ITEM.match(text)
+        marker = ANY_ITEM.match(text) if text[0] in ITEM_STARTS else None
         fenced = marker is not None and _fence_opener(text[marker.end():]) is not None
         if not fenced and not _plain(text[marker.end():] if marker else text):
             if paragraph is None and items and column < items[0][1] and not _delimiter_next(body, number):
@@ -104,6 +108,8 @@ def read_run(body: list[str], first: int) -> tuple[int, list[tuple[int, str]], l
                 break  # '- ```' as a paragraph's line: markdown-it's
             paragraph.append(text if column <= indent else _after_indent(line, indent))
             continue
+        if paragraph is not None and marker.group(1) and column >= indent and int(marker.group(1)) != 1:
+            break  # a numbered list begun in a paragraph's item other than at 1 is the paragraph's line: markdown-it's
         place = _item_place(items, column)
         if place is None or place[0] >= DEEPEST:
             break
@@ -115,7 +121,7 @@ def read_run(body: list[str], first: int) -> tuple[int, list[tuple[int, str]], l
                 break  # a top-level item over a delimiter row: a piece starting here would read a table
             cut = (number, len(found), len(fences))
         del items[level:]
-        items.append((outer, column + 1 + len(marker.group(1))))
+        items.append((outer, column + marker.end()))
         if fenced:  # an item that opens with a code block, as Logseq writes one: '- ```python'
             fence = _fence_lines(body, number, text[marker.end():], items[-1][1])
             if fence is None:

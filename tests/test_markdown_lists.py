@@ -167,6 +167,20 @@ def test_a_code_block_in_a_block_is_read_without_markdown_it(monkeypatch):
     assert "save" not in tags and {"tag", "after", "drawn"} <= set(tags) and "code.md" not in links
 
 
+def test_a_numbered_list_is_read_without_markdown_it(monkeypatch):
+    """Numbered items ('1. ', '2) ') in a block, at the top, after bullets, and a numbered line that only goes on a
+    paragraph ('2.' under a block's text): the same reading as markdown-it's, and none of it given to markdown-it
+    but that paragraph's block."""
+    page = "".join(f"- steps {n} [[Page {n}]]:\n  1. dig the bed #garden\n  2. add [compost](c.md)\n"
+                   f"     and water it\n1. top item {n}\n2) another #two\n" for n in range(200))
+    assert _counted(monkeypatch, page) == 0
+    lines = page.split("\n")
+    assert markdown._read_body(lines, 0) == markdown._read_body(lines, 0, fast_lists=False)
+    odd = "- a block\n  with text\n  2. that goes on #on\n- b #b\n"
+    lines = (page + odd + page).split("\n")
+    assert markdown._read_body(lines, 0) == markdown._read_body(lines, 0, fast_lists=False)
+
+
 def test_markdown_it_reads_only_the_blocks_of_a_long_outline_that_need_it(monkeypatch):
     """Page properties at the top, and a code block in every 25th block: markdown-it is given a piece that ends
     where plain blocks begin again (ingest.markdown_lists.next_run), not the rest of a 256 KB piece."""
@@ -187,7 +201,8 @@ TEXTS = ["block text", "[[Page]] and #tag", "#[[two words]] #tag2", "id:: 6500a1
          "a | b", "", "```python", "````", "~~~~ info `x`", "```a`b", "``` compressed-json", "User#save #no",
          "```  "]
 INDENTS = ["", "", "", " ", "  ", "   ", "    ", "     ", "\t", "\t\t", "\t  ", " \t", "        "]
-MARKERS = ["", "", "- ", "- ", "- ", "* ", "+ ", "-  ", "-    ", "-     ", "-\t", "-", "1. "]
+MARKERS = ["", "", "- ", "- ", "- ", "* ", "+ ", "-  ", "-    ", "-     ", "-\t", "-", "1. ", "2) ", "1) ", "10.  ",
+           "3. ", "1234567890. "]
 
 
 @settings(max_examples=250, deadline=None)
@@ -220,6 +235,9 @@ def test_any_outline_reads_the_same_with_the_fast_path_as_with_markdown_it(lines
     "- a\n* b [[B]]\n+ c #c\n",  # other markers: new lists
     "- a\x00 [[A]]\n- b #b\n",
     "- [ ] task\n- [x]: def.md\n- [see][x]\n",
+    "- a\n 1. b [[B]]\n2) c #c\n- d\n",  # a list's marker changed: a new list
+    "- a\n  2. goes on the paragraph #p\n  1. but this is a list [[L]]\n",
+    "1. a\n   ```\n   code #no\n   ```\n2. b #b\n",  # a fence in a numbered item
 ])
 def test_a_corner_of_commonmarks_lists_reads_the_same_with_the_fast_path(text, monkeypatch):
     monkeypatch.setattr(markdown_lists, "RUN_LINES", 1)
