@@ -20,7 +20,7 @@ seconds of ``--runs`` parses, each in a fresh process, read as Sift reads them, 
 parser (as before ingest.markdown_links) and with markdown-it alone (every list too, as before
 ingest.markdown_lists), and the ratios.
 
-    .venv/bin/python bench/markdown.py --outliner [--runs 5] [--megabytes 5.8]
+    .venv/bin/python bench/markdown.py --outliner [--runs 5] [--megabytes 5.8] [--before CHECKOUT]
 """
 from __future__ import annotations
 
@@ -142,14 +142,14 @@ OUTLINERS = {
 }
 
 
-def child(pattern: str, megabytes: float, way: str = "fast") -> None:
+def child(pattern: str, megabytes: float, way: str = "fast", repo: str = str(REPO)) -> None:
     """Parse one note and print: CPU seconds (the machine may be shared), sections, peak RSS in MB. ``way``: 'fast'
     (as Sift reads it), 'lists' (links by markdown-it's inline parser, as before ingest.markdown_links), 'slow'
-    (every list and link by markdown-it)."""
-    sys.path.insert(0, str(REPO))
-    from ingest import markdown_links
+    (every list and link by markdown-it); ``repo``: the checkout whose ingest/ reads it."""
+    sys.path.insert(0, repo)
     from ingest.markdown import parse_markdown
     if way != "fast":
+        from ingest import markdown_links
         markdown_links.destinations = lambda text, validate: None  # every paragraph's links by markdown-it
     note = {**PATTERNS, **OUTLINERS}[pattern](int(megabytes * 1_000_000))
     started = time.process_time()
@@ -168,13 +168,15 @@ def main() -> None:
     parser.add_argument("--outliner", action="store_true", help="outliners' pages, with the fast path and without")
     parser.add_argument("--runs", type=int, default=5, help="with --outliner: the median of this many runs")
     parser.add_argument("--megabytes", type=float, default=5.8, help="with --outliner: each page's size")
-    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--before", help="with --outliner: another checkout (the code before a change), whose "
+                        "fast path is timed in the middle column instead of links by markdown-it")
+    parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child[0], float(args.child[1]), args.child[2])
+        child(args.child[0], float(args.child[1]), args.child[2], args.child[3])
         return
     if args.outliner:
-        outliners(args.runs, args.megabytes)
+        outliners(args.runs, args.megabytes, args.before)
         return
     sizes = " | ".join(f"{s:g} MB: CPU s/MB (peak MB)" for s in args.sizes)
     print(f"{'pattern':<18} | {sizes} | largest/smallest s/MB")
@@ -189,27 +191,27 @@ def main() -> None:
         print(f"{pattern:<18} | " + " | ".join(f"{c:<22}" for c in cells) + f" | {ratio:.2f}", flush=True)
 
 
-def parse_once(pattern: str, size: float, way: str = "fast") -> tuple[float, float]:
-    """(CPU seconds, peak RSS in MB) of one parse in a fresh process, read ``way`` (child)."""
-    out = subprocess.run([sys.executable, __file__, "--child", pattern, str(size), way],
+def parse_once(pattern: str, size: float, way: str = "fast", repo: str = str(REPO)) -> tuple[float, float]:
+    """(CPU seconds, peak RSS in MB) of one parse in a fresh process, read ``way`` by ``repo``'s code (child)."""
+    out = subprocess.run([sys.executable, __file__, "--child", pattern, str(size), way, repo],
                          capture_output=True, text=True, check=True).stdout.split()
     return float(out[0]), float(out[2])
 
 
-WAYS = ("fast", "lists", "slow")
-
-
-def outliners(runs: int, megabytes: float) -> None:
-    """Each outliner's page parsed ``runs`` times each way (child), in turn: the medians, and the ratios of the
-    way before this reader of links ('lists') and of markdown-it alone ('slow') to Sift's."""
-    print(f"{'page':<18} | {megabytes:g} MB: CPU s, Sift (peak MB) | links by markdown-it | markdown-it only | "
-          "ratios")
+def outliners(runs: int, megabytes: float, before: str | None = None) -> None:
+    """Each outliner's page parsed ``runs`` times each way (child), in turn: the medians, and the ratios to Sift's
+    of the middle way (the ``before`` checkout's fast path, else links by markdown-it's inline parser) and of
+    markdown-it alone."""
+    ways = {"fast": ("fast", str(REPO)), "middle": ("fast", before) if before else ("lists", str(REPO)),
+            "slow": ("slow", str(REPO))}
+    middle = f"before ({before})" if before else "links by markdown-it"
+    print(f"{'page':<18} | {megabytes:g} MB: CPU s, Sift (peak MB) | {middle} | markdown-it only | ratios")
     for pattern in OUTLINERS:
-        timed = {way: [] for way in WAYS}
+        timed = {way: [] for way in ways}
         for _ in range(runs):
-            for way in WAYS:
-                timed[way].append(parse_once(pattern, megabytes, way))
-        fast, lists, slow = (statistics.median(s for s, _ in timed[way]) for way in WAYS)
+            for way, (read, repo) in ways.items():
+                timed[way].append(parse_once(pattern, megabytes, read, repo))
+        fast, lists, slow = (statistics.median(s for s, _ in timed[way]) for way in ways)
         peak = max(p for _, p in timed["fast"])
         print(f"{pattern:<18} | {fast:7.2f} ({peak:5.0f}){'':<12} | {lists:7.2f}{'':<13} | {slow:7.2f}{'':<9} | "
               f"{lists / fast:.1f}x / {slow / fast:.1f}x", flush=True)
