@@ -10,8 +10,6 @@ stage writes that version again into the generation (store.write_files), with th
 from __future__ import annotations
 
 from ingest.chunk import TABLE_RULE, context_of, embedding_text
-from ingest.files import text_hash
-from ingest.markdown import FOOTNOTE, FOOTNOTE_CHARS
 from search.index import chunk_reads, file_reads, store
 from search.query.text import FOOTNOTE_REFERENCE
 
@@ -44,6 +42,7 @@ def _as_first(chunk, heads: list[str], notes: dict[str, str]) -> str:
     among and the definitions of the footnotes it cites, none of which is stored. Each way the chunker may have
     written it is tried against the hash the chunk is stored under, which is that text's (a freed note's vector
     lacked them: its meaning search was not a fresh build's); none matching, the headings alone, as before."""
+    from ingest.files import text_hash  # the parsers: only a job that frees a note reads them, not `ingest enqueue`
     text = chunk["text"]
     headings = chunk["heading_path"].split(" > ") if chunk["heading_path"] else []
     plain = embedding_text(context_of(headings, text), text)
@@ -64,6 +63,7 @@ def _as_first(chunk, heads: list[str], notes: dict[str, str]) -> str:
 def _footnotes(chunks) -> dict[str, str]:
     """The footnote definitions the note's stored passages show ('[^1]: Force 10 …'), as ingest.markdown reads
     them: by label, the first of each, its first FOOTNOTE_CHARS."""
+    from ingest.markdown import FOOTNOTE, FOOTNOTE_CHARS  # as _as_first's import
     found: dict[str, str] = {}
     for chunk in chunks:
         if "[^" in chunk["text"]:
