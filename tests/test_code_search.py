@@ -1246,3 +1246,72 @@ def test_a_frames_path_is_looked_for_only_where_a_run_of_its_characters_begins()
     assert FRAME.search("a" * 50 + ".py:3").group("path") == "a" * 50 + ".py"
     assert frames("at h (webpack-internal:///./src/x.ts:3:4)\n  at g (file:///app/y.js:1:2)") == \
         [("./src/x.ts", 3, "h"), ("app/y.js", 1, "g")]
+
+
+# A project's own files named as the language's or a library's are: a frame of Go's runtime, Python's json or
+# Express's router found the project's http/server.go, decoder.py or router/index.js by its path's tail or the
+# function the frame names.
+OWN_NAMES = {
+    **{path: TRACED[path] for path in ("shop/orders.py", "shop/payments.py")},
+    "app/server.go": GO_RUST["app/server.go"],
+    "http/server.go": "package http\n\n// Serve serves the API on addr.\nfunc Serve(addr string) error {\n"
+                      + _go_steps("serve", "serve the API") + "\n",
+    "codec/decoder.py": "def raw_decode(text):\n" + _steps("raw_decode", "decode our wire format") + "\n",
+    "web/router/index.js": "export function handle(req) {\n" + "\n".join(f"  route{i}(req); // route step {i}"
+                                                                        for i in range(300)) + "\n}\n",
+    "web/loader.js": "export function load(name) {\n" + "\n".join(f"  part{i}(name); // load step {i}"
+                                                           for i in range(40)) + "\n}\n",
+}
+GO_PANIC = """http: panic serving 127.0.0.1:52814: runtime error: invalid memory address or nil pointer dereference
+goroutine 18 [running]:
+net/http.(*conn).serve.func1()
+\t/usr/local/go/src/net/http/server.go:1868 +0xb9
+panic({0x5c1f20?, 0xc000012345?})
+\t/usr/local/go/src/runtime/panic.go:920 +0x270
+main.(*Server).handle(0x0, {0x5c1f20, 0xc000012345})
+\t/home/me/app/server.go:9 +0x1d
+testing.tRunner(0xc000007040, 0x5d1e28)
+\t/usr/lib/go-1.22/src/testing/testing.go:1689 +0xfb"""
+PY_LIBRARY = """Traceback (most recent call last):
+  File "/home/me/shop/shop/orders.py", line 22, in place_order
+    order = json.loads(body)
+  File "/usr/lib/python3.11/json/decoder.py", line 5, in raw_decode
+json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"""
+NODE_LIBRARY = """TypeError: Cannot read properties of undefined (reading 'card')
+    at Layer.handle [as handle_request] (/srv/app/node_modules/express/lib/router/index.js:284:7)
+    at Module._compile (internal/modules/cjs/loader.js:12:30)
+    at place_order (/home/me/shop/shop/orders.py:22:5)"""
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("trace, path, function", [(GO_PANIC, "app/server.go", "handle"),
+                                                   (PY_LIBRARY, "shop/orders.py", "place_order"),
+                                                   (NODE_LIBRARY, "shop/orders.py", "place_order")])
+def test_a_frame_of_the_languages_or_a_librarys_own_code_names_no_file_of_the_project(engine_over, trace, path,
+                                                                                        function, mode):
+    """Go's runtime and testing frames are left out as Rust's are; a library's (site-packages, the stdlib,
+    node_modules) stands only for a file whose path holds the library's own ('express/lib/router/index.js'), and
+    Node's own ('internal/…') for none: the project's own frame comes first."""
+    answer = engine_over(OWN_NAMES).search(trace, mode=mode)
+    assert [(hit.path, _heading_ends(hit).split(".")[-1]) for hit in answer.hits[:1]] == [(path, function)], \
+        [(hit.path, hit.heading_path) for hit in answer.hits[:3]]
+
+
+def test_which_frames_are_a_languages_or_a_librarys_own():
+    from search.query.backtrace import library_path
+    assert frames(GO_PANIC) == [("/home/me/app/server.go", 9, "handle")]
+    # -trimpath: a goroutine's frame (its offset after it) in runtime/; a compiler's error in a folder so named stays
+    assert frames("main.main()\n\truntime/proc.go:271 +0x29\nruntime/x.go:3:4: undefined: y") == [
+        ("runtime/x.go", 3, None)]
+    assert frames("at Module._compile (node:internal/modules/cjs/loader.js:1105:14)\n"
+                  "at x (internal/modules/cjs/loader.js:1137:30)\nat y (/app/internal/z.js:3:4)") == [
+        ("/app/internal/z.js", 3, "y")]
+    assert library_path("/srv/app/node_modules/a/node_modules/@s/b/x.js") == "@s/b/x.js"
+    assert library_path("/home/me/go/pkg/mod/github.com/lib/pq@v1.10.9/conn.go") == "github.com/lib/pq/conn.go"
+    assert library_path("C:/Python311/Lib/site-packages/Huey/api.py") == "huey/api.py"
+    assert library_path("/home/me/shop/orders.py") is None
+    paths = ["codec/decoder.py", "src/router/index.js", "vendor/express/lib/router/index.js"]
+    assert traced_files("/usr/lib/python3.11/json/decoder.py", ["c"] * 3, paths) == []
+    assert traced_files("/usr/lib/python3.11/json/decoder.py", ["c"] * 3, paths, ambiguous=True) == []
+    assert traced_files("/app/node_modules/express/lib/router/index.js", ["c"] * 3, paths) == [2]
+

@@ -33,6 +33,22 @@ _NAME = re.compile(r"[^\W\d]\w*")
 # Rust's own library, where a backtrace's first frames are ('/rustc/90b35a…/library/core/src/result.rs'): its tail
 # 'src/result.rs' named a project's own file of that name
 TOOLCHAIN = re.compile(r"^/rustc/[0-9a-f]{7,40}/")
+# Go's own library, under its GOROOT ('/usr/local/go/src/runtime/panic.go', '/usr/lib/go-1.22/src/…', Homebrew's
+# '…/libexec/src/…', a downloaded 'toolchain@v0.0.1-go1.22.0…/src/…', '$GOROOT/src/…'), its first folder an import
+# path's with no dot (a GOPATH's 'go/src/github.com/me/app' is a project's): a panic's first frames are there, and
+# 'panic.go' or 'testing/testing.go' named a project's file of that name
+GOROOT = re.compile(r"(?i)(?:^|/)(?:\$goroot|go|go-?\d[\w.-]*|golang(?:-[\d.]+)?|libexec|toolchain@[^/]+)/src/[^./]+/")
+# and a build's with -trimpath ('runtime/panic.go:770 +0x132'): a goroutine's frame, its offset after the line
+GO_TRIMMED = re.compile(r"^(?:runtime|testing)/\S*\.go$")
+GO_OFFSET = re.compile(r"[ \t]+\+0x[0-9a-f]+")
+# Node's own modules: 'node:internal/modules/cjs/loader.js', and before Node 15 'internal/modules/cjs/loader.js'
+NODE_INTERNAL = re.compile(r"^internal/\S*\.[cm]?js$")
+# Where installed libraries are: a frame there names a file of the library, which only a file whose path holds
+# the library's own (the folder the package is installed in and below: 'router/index.js', 'asyncio/base_events.py',
+# 'github.com/lib/pq/conn.go') stands for; by its name alone or the tail 'router/index.js' of
+# '/app/node_modules/express/lib/router/index.js' it named a project's own file
+LIBRARY = re.compile(r"(?i)^.*/(?:site-packages|dist-packages|node_modules|pkg/mod|lib/python\d[\d.]*t?|python\d+/lib)/")
+_VERSION = re.compile(r"@v[^/]*")  # a Go module's version in the module cache: 'pq@v1.10.9'
 # A minified bundle's frame: a '.min.js' file, or a column no hand-written line reaches ('dist/main.js:1:48213')
 MINIFIED_NAME = re.compile(r"\.min\.[cm]?js$|\.bundle\.[cm]?js$", re.IGNORECASE)
 MINIFIED_COLUMN = 1000
@@ -94,3 +110,26 @@ def minified_note(query: str, unfound: list[str], notes: list[str]) -> None:
         note(notes, f"the stack trace's frames {', '.join(frames[:3])}{' …' if len(frames) > 3 else ''} are in "
                     "minified code: Sift indexes neither minified bundles nor source maps, so it cannot tell which "
                     "source file and function they stand for")
+
+
+def toolchain(query: str, frame: re.Match) -> bool:
+    """Whether a frame (``symbols.FRAME``'s match in ``query``) is in a language's own library, no file of the
+    user's: Rust's (``TOOLCHAIN``), Go's (``GOROOT``, or trimmed: ``GO_TRIMMED``), Node's (``node:…``, ``internal/…``).
+    Such frames are left out, so the user's own frames lead."""
+    path = (frame.group("file") or frame.group("path") or "").replace("\\", "/")
+    if TOOLCHAIN.match(path) or (path.endswith(".go") and GOROOT.search(path)):
+        return True
+    if frame.group("path") is None:
+        return False
+    if GO_TRIMMED.match(path) and GO_OFFSET.match(query, frame.end()):
+        return True
+    return query[:frame.start("path")].endswith("node:") or bool(NODE_INTERNAL.match(path))
+
+
+def library_path(path: str) -> str | None:
+    """The path of a traced file within the library it is installed in ('/srv/app/node_modules/router/index.js':
+    'router/index.js'; '/home/me/go/pkg/mod/github.com/lib/pq@v1.10.9/conn.go': 'github.com/lib/pq/conn.go'),
+    casefolded; None for a path in no library (``LIBRARY``)."""
+    traced = "/" + path.replace("\\", "/").lstrip("/")
+    found = LIBRARY.match(traced)
+    return _VERSION.sub("", traced[found.end():]).casefold() if found and found.end() < len(traced) else None

@@ -54,6 +54,8 @@ def frames(query: str) -> list[tuple[str, int, str | None]]:
     above = backtrace.functions(query)  # Go's and Rust's, named on the line before the path
     found = []
     for m in FRAME.finditer(query):
+        if backtrace.toolchain(query, m):  # Rust's, Go's or Node's own library, no file of the user's
+            continue
         function = (m.group("function") or m.group("tested") or (m.group("caller") or "").rsplit(".", 1)[-1]
                     or (above.get(m.end("path")) if m.group("path") else None) or None)
         found.append(((m.group("file") or m.group("path")).replace("\\", "/"), int(m.group("line") or m.group("at")),
@@ -65,8 +67,6 @@ def frames(query: str) -> list[tuple[str, int, str | None]]:
     # a frame written twice: once, with its function where one names it (Rust's 'panicked at src/db.rs:17:5' and
     # its backtrace's 'at ./src/db.rs:17:5' under 'myapp::db::connect')
     for path, line, function in found:
-        if backtrace.TOOLCHAIN.match(path):  # Rust's standard library, no file of the user's
-            continue
         key = (path.removeprefix("./"), line)
         written.setdefault(key, path)
         named[key] = named.get(key) or function
@@ -81,18 +81,25 @@ def traced_files(path: str, collections, paths: list[str], among=None, ambiguous
     those are looked at (a file of another name is no tail of the path). With ``ambiguous``, the files of its name
     where no one file is the path's tail ('/app/views.py' and a project's orders/views.py and users/views.py: the
     function the frame names tells which)."""
+    from search.query.backtrace import library_path
     traced = "/" + path.strip().lstrip("/").casefold()
     name = traced.rsplit("/", 1)[-1]
+    # a library's file: only a file whose path holds the library's own stands for it, wherever it is (a vendored
+    # copy's vendor/express/lib/router/index.js of '/app/node_modules/express/lib/router/index.js')
+    library = library_path(path)
     best, rows, named = 0, [], []
     for row in (range(len(paths)) if among is None else among(name)):
         collection, indexed = collections[row], paths[row]
         if not indexed.casefold().endswith(name):
             continue
+        if library and not any(whole == library or whole.endswith("/" + library)
+                               for whole in (indexed.casefold(), f"{collection}/{indexed}".casefold())):
+            continue
         if indexed.casefold().rsplit("/", 1)[-1] == name.lstrip("/"):
             named.append(row)
         tails = [whole for whole in (indexed.casefold(), f"{collection}/{indexed}".casefold())
                  if traced.endswith("/" + whole)]
-        length = max((whole.count("/") + 1 for whole in tails), default=0)
+        length = max([whole.count("/") + 1 for whole in tails] + [library.count("/") + 1 if library else 0])
         if length > best:
             best, rows = length, [row]
         elif length and length == best:
