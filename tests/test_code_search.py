@@ -1315,3 +1315,30 @@ def test_which_frames_are_a_languages_or_a_librarys_own():
     assert traced_files("/usr/lib/python3.11/json/decoder.py", ["c"] * 3, paths, ambiguous=True) == []
     assert traced_files("/app/node_modules/express/lib/router/index.js", ["c"] * 3, paths) == [2]
 
+
+RUN_TOGETHER_HELD = {
+    "web/accounts.ts": USERS,  # getUserName: indexed as 'getusername get user name'
+    "users/profile.py": RUN_TOGETHER["users/profile.py"],
+    "notes/users.md": RUN_TOGETHER["notes/users.md"],
+}
+
+
+def test_a_name_in_small_letters_some_passage_holds_finds_it_written_with_its_words_too(engine_over):
+    """'getusername' is held (getUserName's index form): it was not split, and keyword search found
+    getUserName alone, not get_user_name."""
+    answer = engine_over(RUN_TOGETHER_HELD).search("getusername", mode="keyword")
+    assert [hit.path for hit in answer.hits] == ["web/accounts.ts", "users/profile.py"], \
+        [(h.path, h.heading_path) for h in answer.hits[:3]]
+
+
+def test_where_a_held_run_of_small_letters_parts():
+    from search.query.run_together import split_held
+    held = {"get", "user", "name", "username", "some", "thing", "something"}
+    tokens = lambda words: [(w,) for w in words]  # noqa: E731
+    documents = lambda token: int(token in held)  # noqa: E731
+    camel = {'"getusername get user name"'}  # getUserName's index form
+    assert split_held("getusername", tokens, documents, camel.__contains__) == "get user name"
+    # getUserName's and getUsername's: no one way it parts
+    assert split_held("getusername", tokens, documents, {*camel, '"getusername get username"'}.__contains__) is None
+    # a word of prose ('some thing' in a row in prose too) is never written as its words after it
+    assert split_held("something", tokens, documents, {'"some thing"'}.__contains__) is None

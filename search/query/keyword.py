@@ -103,7 +103,9 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
     ``german_nouns``; English writes 'paracortical', 'microinvasive'), or the three (``_three_parts``). An English
     word the index holds gets nothing, as before, nor does a guessed form the stemming cuts short (``_cut_short``).
     With ``side_by_side`` (whether a passage holds an FTS5 phrase), a name run together in small letters, as the
-    words it is written with ('getusername': 'get user name', ``run_together``)."""
+    words it is written with ('getusername': 'get user name', ``run_together``), and in a query of a few words, one
+    some passage holds where its index form says how it parts (getUserName's 'getusername get user name': so
+    get_user_name is found too, ``run_together.split_held``)."""
     languages = query_languages(normalise(query))
     if languages - {"de"}:  # its language's forms are in query_words already
         return {}
@@ -138,6 +140,10 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
     for word in sorted(absent) if side_by_side is not None else ():
         if words := run_together.split(word, tokens, documents, side_by_side):
             found[word] = [*found.get(word, []), words]
+    if side_by_side is not None and len(written) <= run_together.NAME_WORDS:  # a name typed, not a sentence's words
+        for word in sorted(w for w, t in own.items() if w not in absent and len(t) == 1):
+            if words := run_together.split_held(word, tokens, documents, side_by_side):
+                found[word] = [*found.get(word, []), words]
     return found
 
 
