@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from search.index import chunk_reads, keyword_reads
-from search.query import backtrace, definition_lookup, keyword, lists, question, symbols
+from search.index import chunk_reads, collection_reads, keyword_reads
+from search.query import backtrace, definition_lookup, keyword, lists, question, source_maps, symbols
 from search.query.answer_notes import note
 from search.query.catalog import Catalog
 from search.query.dates import iso_dates, month_names_swapped, only_date
@@ -379,6 +379,7 @@ def traced_first(read: Passages, query: str, ranked: list, mode: str, filters: F
     traced = symbols.frames(query) if mode != "semantic" else []
     if not traced:
         return ranked
+    traced = _through_source_maps(read, query, traced, notes)
     catalog = read.catalog
     mask = catalog.mask(filters)
     found = []
@@ -405,6 +406,35 @@ def traced_first(read: Passages, query: str, ranked: list, mode: str, filters: F
     first = [by_id.get(cid, (cid, 0.0, [None, None])) for cid in dict.fromkeys(found)]
     backtrace.minified_note(query, [path for (path, _), rows in files.items() if not rows], notes)
     return moved_first(ranked, first, notes, "the passages at the lines the stack trace names")
+
+
+def _through_source_maps(read: Passages, query: str, traced: list, notes: list[str]) -> list:
+    """``traced`` with each frame of a bundle no file indexed stands for read through the bundle's source map, where
+    a collection's folder holds one (``source_maps``): the source file and line it was built from, its minified
+    function's name left out. A note says what each was read as, or why a map was not read."""
+    catalog = read.catalog
+    found = lambda path: symbols.traced_files(path, catalog.collections, catalog.paths, catalog.named)  # noqa: E731
+    at_columns, roots, read_as, frames = source_maps.columns(query), None, [], []
+    for path, line, function in traced:
+        column = at_columns.get((path, line))
+        mapped = None
+        if column is not None and source_maps.BUNDLE.search(path) and not found(path):
+            if roots is None:
+                roots = [(row["name"], row["root"]) for row in collection_reads.collections(read.conn)]
+            try:
+                mapped = source_maps.original(roots, path, line, column)
+            except source_maps.Refused as refused:
+                note(notes, str(refused))
+            except (OSError, ValueError):  # a map unreadable or not JSON where it should be: the frame as before
+                pass
+        if mapped is None:
+            frames.append((path, line, function))
+            continue
+        frames.append((next((at for at in mapped.candidates if found(at)), mapped.candidates[-1]), mapped.line, None))
+        read_as.append(f"{mapped.shown} is {mapped.source}:{mapped.line} by its source map {mapped.map_path}")
+    if read_as:
+        note(notes, f"the stack trace's frame{'s' if len(read_as) > 1 else ''} {'; '.join(read_as)}")
+    return frames
 
 
 def _passages_of(read: Passages, row: int, mask, passages: dict[int, list]) -> list:

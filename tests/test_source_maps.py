@@ -1,0 +1,131 @@
+"""A minified bundle's stack frame read through its source map, to the source file and line it was built from."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from search.query import source_maps
+from search.query.engine import Engine
+from tests.conftest import in_home, tree_built_once
+
+B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def _vlq(number: int) -> str:
+    number = (-number << 1) | 1 if number < 0 else number << 1
+    digits = ""
+    while True:
+        digit, number = number & 31, number >> 5
+        digits += B64[digit | (32 if number else 0)]
+        if not number:
+            return digits
+
+
+def mappings(lines: list[list[tuple[int, int, int, int]]]) -> str:
+    """Source map v3 mappings of ``lines`` (of the bundle), each a list of (column, source, line, column), absolute."""
+    source = source_line = source_column = 0
+    written = []
+    for segments in lines:
+        column, encoded = 0, []
+        for at, src, line, col in segments:
+            encoded.append("".join(_vlq(n) for n in (at - column, src - source, line - source_line,
+                                                         col - source_column)))
+            column, source, source_line, source_column = at, src, line, col
+        written.append(",".join(encoded))
+    return ";".join(written)
+
+
+def _function(name: str, words: str) -> str:
+    """A TypeScript function of a dozen lines (a passage of its own), saying ``words``."""
+    body = [f"  const step{i} = compute_{name}_{i}(user, {i}); // {words} step {i}" for i in range(10)]
+    return "\n".join([f"export function {name}(user: User): string {{", f"  // {name}: {words}.", *body,
+                      "  return step9;", "}"])
+
+
+PROFILE = _function("displayName", "the name a user shows") + "\n\n" + _function("avatarUrl", "the picture of a user")
+CART = _function("cartTotal", "the sum of a cart's lines")
+# The bundle's one line: displayName from column 0, cartTotal from 30,000, avatarUrl (line 18 of profile.ts) from
+# 48,200; a second line of the bundle maps back to cartTotal.
+MAP = {"version": 3, "file": "main.js", "sourceRoot": "",
+       "sources": ["../src/users/profile.ts", "webpack://shop/./src/orders/cart.ts"],
+       "sourcesContent": [PROFILE, CART], "names": [],
+       "mappings": mappings([[(0, 0, 0, 0), (120, 0, 3, 2), (30000, 1, 4, 2), (48200, 0, 17, 2), (48300, 0, 20, 4)],
+                             [(10, 1, 9, 2)]])}
+TREE = {
+    "src/users/profile.ts": PROFILE + "\n",
+    "src/orders/cart.ts": CART + "\n",
+    "notes/errors.md": "# Undefined user\n\nCannot read properties of undefined (reading 'picture'): the user was "
+                       "undefined, a user's picture undefined; reading properties of an undefined user.\n",
+    "dist/main.js": "!function(e){" + "var a=1;" * 8000 + "}();\n//# sourceMappingURL=main.js.map\n",
+    "dist/main.js.map": json.dumps(MAP),
+}
+TRACE = ("TypeError: Cannot read properties of undefined (reading 'picture')\n"
+         "    at e (https://shop.example.com/dist/main.js:1:48213)\n"
+         "    at Object.t [as render] (https://shop.example.com/dist/main.js:2:15)")
+
+
+@pytest.fixture
+def engine_over(tmp_path_factory, model_path, embedder, monkeypatch):
+    def over(files: dict[str, str]) -> Engine:
+        engine = Engine(in_home(tree_built_once(tmp_path_factory, model_path, files, "notes"), model_path,
+                                monkeypatch), lambda: embedder)
+        engine.warm()
+        return engine
+    return over
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_a_minified_frame_is_found_at_the_source_its_map_names(engine_over, mode):
+    """'main.js:1:48213' is a column of the bundle's one line, which Sift skips (dist/ is a build's): it found
+    nothing, and the trace's words ranked the note about undefined users first. The map beside the bundle names
+    the source and line: avatarUrl in profile.ts, then cartTotal in cart.ts (a bundler's 'webpack://' source)."""
+    answer = engine_over(TREE).search(TRACE, mode=mode)
+    assert [(hit.path, hit.heading_path.split(" > ")[-1]) for hit in answer.hits[:2]] == [
+        ("src/users/profile.ts", "avatarUrl"), ("src/orders/cart.ts", "cartTotal")], answer.notes
+    assert ("the stack trace's frames main.js:1:48213 is src/users/profile.ts:18 by its source map dist/main.js.map; "
+            "main.js:2:15 is src/orders/cart.ts:10 by its source map dist/main.js.map") in answer.notes, answer.notes
+    assert not any("minified code" in said for said in answer.notes), answer.notes
+
+
+@pytest.mark.parametrize("mode", ["keyword"])
+def test_a_minified_frame_without_its_map_is_said_to_be_minified(engine_over, mode):
+    files = {path: text for path, text in TREE.items() if not path.endswith(".map")}
+    answer = engine_over(files).search(TRACE, mode=mode)
+    assert any(said.startswith("the stack trace's frames main.js:1:48213 are in minified code")
+               for said in answer.notes), answer.notes
+    assert not any("source map dist/main.js.map" in said for said in answer.notes), answer.notes
+
+
+def test_where_a_map_says_a_place_of_the_bundle_comes_from(tmp_path):
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "dist" / "main.js.map").write_text(json.dumps(MAP))
+    roots = [("shop", str(tmp_path))]
+    at = source_maps.original(roots, "https://shop.example.com/dist/main.js", 1, 48213)
+    assert (at.source, at.line, at.map_path, at.candidates) == (
+        "src/users/profile.ts", 18, "dist/main.js.map", ["shop/src/users/profile.ts", "src/users/profile.ts"])
+    assert source_maps.original(roots, "/srv/dist/main.js", 1, 48301).line == 21  # the last segment before it
+    assert source_maps.original(roots, "/srv/dist/main.js", 1, 1).line == 1
+    cart = source_maps.original(roots, "dist/main.js", 2, 11)
+    assert (cart.source, cart.line, cart.candidates[:2]) == ("src/orders/cart.ts", 10,
+                                                             ["shop/dist/src/orders/cart.ts", "shop/src/orders/cart.ts"])
+    assert source_maps.original(roots, "dist/main.js", 3, 1) is None  # no such line: nothing mapped
+    assert source_maps.original(roots, "dist/other.js", 1, 1) is None  # no map beside it
+
+
+def test_a_map_too_big_or_of_other_maps_is_not_read(tmp_path, monkeypatch):
+    """A map of tens of megabytes is mostly its sources' text: it is read where its keys are, never whole, and
+    one over MAX_MAP_BYTES is not read at all (said so); nor an index map, which names other maps."""
+    (tmp_path / "big.js.map").write_text(json.dumps({**MAP, "sourcesContent": [PROFILE * 1000, CART]}))
+    assert source_maps.original([("c", str(tmp_path))], "big.js", 1, 48213).line == 18
+    monkeypatch.setattr(source_maps, "MAX_MAP_BYTES", 2**20)
+    with pytest.raises(source_maps.Refused, match="the source map big.js.map is over 1 MB and was not read"):
+        source_maps.original([("c", str(tmp_path))], "big.js", 1, 1)
+    monkeypatch.undo()
+    (tmp_path / "index.js.map").write_text(json.dumps({"version": 3, "sections": [{"offset": {"line": 0, "column": 0},
+                                                                                    "url": "a.js.map"}]}))
+    with pytest.raises(source_maps.Refused, match="an index map"):
+        source_maps.original([("c", str(tmp_path))], "index.js", 1, 1)
+    monkeypatch.setattr(source_maps, "MAX_MAPPINGS_READ", 8)
+    with pytest.raises(source_maps.Refused, match="mappings before the frame are over"):
+        source_maps.original([("c", str(tmp_path))], "big.js", 1, 48213)
