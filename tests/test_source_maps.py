@@ -127,5 +127,30 @@ def test_a_map_too_big_or_of_other_maps_is_not_read(tmp_path, monkeypatch):
     with pytest.raises(source_maps.Refused, match="an index map"):
         source_maps.original([("c", str(tmp_path))], "index.js", 1, 1)
     monkeypatch.setattr(source_maps, "MAX_MAPPINGS_READ", 8)
+    monkeypatch.setattr(source_maps, "CHUNK", 16)
     with pytest.raises(source_maps.Refused, match="mappings before the frame are over"):
         source_maps.original([("c", str(tmp_path))], "big.js", 1, 48213)
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 2**18])
+def test_a_place_is_read_as_the_map_says_in_pieces_of_any_size(tmp_path, monkeypatch, chunk):
+    """The mappings are read a piece at a time, each piece's segments counted: the place found is the one a
+    segment-by-segment reading gives, wherever the pieces end."""
+    import random
+    rng = random.Random(chunk)
+    lines = []
+    for _ in range(30):
+        column, segments = 0, []
+        for _ in range(rng.randint(0, 40)):
+            column += rng.randint(1, 50)
+            segments.append((column, rng.randint(0, 2), rng.randint(0, 300), rng.randint(0, 80)))
+        lines.append(segments)
+    (tmp_path / "b.js.map").write_text(json.dumps({"version": 3, "sources": ["a.ts", "b.ts", "c.ts"],
+                                                   "mappings": mappings(lines), "names": []}))
+    monkeypatch.setattr(source_maps, "CHUNK", chunk)
+    for line, segments in enumerate(lines):
+        for column in [1, *(at + 1 + rng.randint(0, 3) for at, *_ in segments)]:
+            before = [segment for segment in segments if segment[0] <= column - 1]
+            expected = (["a.ts", "b.ts", "c.ts"][before[-1][1]], before[-1][2] + 1) if before else None
+            at = source_maps.original([("c", str(tmp_path))], "b.js", line + 1, column)
+            assert ((at.source, at.line) if at else None) == expected, (line, column)

@@ -17,23 +17,22 @@ import json
 import mmap
 import posixpath
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from search.query.symbols import FRAME
 
 MAX_MAP_BYTES = 64 * 2**20
-MAX_MAPPINGS_READ = 32 * 2**20  # bytes of mappings decoded to reach a frame (about 4 s of Python's time)
-SOURCES_READ = 8 * 2**20  # bytes read of the map for its "sources" list, past which it is taken as unreadable
+MAX_MAPPINGS_READ = 32 * 2**20  # bytes of mappings read to reach a frame (about 3 s: bench/code_source_maps.py)
+CHUNK = 256 * 2**10  # bytes of mappings read at a time
+DECODED_KEPT = 100_000  # distinct segments kept decoded
+_decoded: dict[bytes, list[int]] = {}
+SOURCES_READ = 2 * 2**20  # bytes read of the map for its "sources" list, past which it is taken as unreadable
 BUNDLE = re.compile(r"\.[cm]?js$", re.IGNORECASE)
 # the folders a bundle served from a URL's path ('https://shop.example.com/static/js/main.3f2a1b.js') is built in
 BUILD_FOLDERS = ("", "build/", "dist/", "out/", "public/")
-_KEY = r'(?<!\\)"{}"\s*:\s*'  # a key of the map (in a string's text a '"' is written '\"')
-MAPPINGS = re.compile(_KEY.format("mappings").encode() + rb'"')
-SOURCES = re.compile(_KEY.format("sources").encode() + rb"\[")
-SOURCE_ROOT = re.compile(_KEY.format("sourceRoot").encode() + rb'"(?P<root>(?:[^"\\]|\\.)*)"')
-SECTIONS = re.compile(_KEY.format("sections").encode())
-TOKEN = re.compile(rb'[A-Za-z0-9+/]+|[;"]')  # a segment, a line's end, the mappings' end (',' between segments)
+_COLON = re.compile(rb'\s*:\s*')
 _DIGITS = {c: i for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
 _SCHEME = re.compile(r"^[a-z][\w+.-]*://[^/]*", re.IGNORECASE)  # 'webpack://shop', 'file://'
 
@@ -102,60 +101,126 @@ def _lookup(map_file: Path, line: int, column: int, shown: str) -> tuple[str, in
     if size == 0:
         return None
     with open(map_file, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-        if SECTIONS.search(mapped):
+        if _key(mapped, b"sections", b"[") is not None:
             raise Refused(f"the source map {shown} is an index map of other maps, which Sift does not read")
-        mappings, sources = MAPPINGS.search(mapped), SOURCES.search(mapped)
+        mappings, sources = _key(mapped, b"mappings", b'"'), _key(mapped, b"sources", b"[")
         if mappings is None or sources is None:
             raise Refused(f"the source map {shown} has no mappings or sources Sift can read")
-        root = SOURCE_ROOT.search(mapped)
-        root = root.group("root") if root else b""  # copied while the file is mapped
-        names = _sources(mapped, sources.end() - 1, shown)
-        place = _segment(mapped, mappings.end(), line - 1, column - 1, shown)
-    if place is None or not 0 <= place[0] < len(names) or not isinstance(names[place[0]], str):
+        names = _json(mapped, sources, shown)
+        root = _key(mapped, b"sourceRoot", b'"')
+        prefix = _json(mapped, root, shown) if root is not None else ""
+        place = _segment(mapped, mappings + 1, line - 1, column - 1, shown)
+    if place is None or not isinstance(names, list) or not 0 <= place[0] < len(names) \
+            or not isinstance(names[place[0]], str):
         return None
-    prefix = json.loads(b'"' + root + b'"') if root else ""
+    prefix = prefix if isinstance(prefix, str) else ""
     name = names[place[0]]
     if prefix and not _SCHEME.match(name) and not name.startswith("/"):
         name = prefix.rstrip("/") + "/" + name
     return name, place[1] + 1
 
 
-def _sources(mapped: mmap.mmap, start: int, shown: str) -> list:
-    """The map's "sources" list, its JSON read from ``start`` (its '[')."""
+def _key(mapped: mmap.mmap, name: bytes, opens: bytes) -> int | None:
+    """Where the value of the map's key ``name`` starts (its first character, ``opens``), or None. Found by the
+    key's text, found fast: inside a string's text a '"' is written '\\"', so a '"' after no '\\' is a string's
+    own, and one followed by ':' a key's."""
+    at = mapped.find(b'"' + name + b'"')
+    while at >= 0:
+        colon = _COLON.match(mapped, at + len(name) + 2)
+        if (at == 0 or mapped[at - 1] != 0x5C) and colon and mapped[colon.end():colon.end() + 1] == opens:
+            return colon.end()
+        at = mapped.find(b'"' + name + b'"', at + 1)
+    return None
+
+
+def _json(mapped: mmap.mmap, start: int, shown: str):
+    """The JSON value at ``start`` (a list of sources, a string), read from up to SOURCES_READ bytes."""
     text = mapped[start:start + SOURCES_READ].decode("utf-8", "replace")
     try:
-        names, _ = json.JSONDecoder().raw_decode(text)
+        return json.JSONDecoder().raw_decode(text)[0]
     except ValueError:
         raise Refused(f"the source map {shown}'s sources could not be read") from None
-    return names if isinstance(names, list) else []
 
 
 def _segment(mapped: mmap.mmap, start: int, line: int, column: int, shown: str) -> tuple[int, int] | None:
     """(source index, source line from 0) of the last segment of the bundle's ``line`` (from 0) at or before
     ``column`` (from 0), decoded from the mappings at ``start``. A segment's source, line and column are counted
     from the segment before it, across lines (its column in the bundle from the line's start): every segment up to
-    the place is decoded, none kept."""
-    at_line, generated, source, source_line, best = 0, 0, 0, 0, None
-    for token in TOKEN.finditer(mapped, start):
-        text = token.group()
-        if text == b";" or text == b'"':
-            if at_line == line or text == b'"':
-                return best
-            at_line, generated = at_line + 1, 0
-            continue
-        if token.end() - start > MAX_MAPPINGS_READ:
+    the place counts. They are read a piece of CHUNK bytes at a time, each piece's segments counted (a minified
+    bundle's mappings repeat a few hundred segments), each distinct one decoded once; only the piece holding the
+    place is read segment by segment."""
+    end = mapped.find(b'"', start)
+    if end < 0:
+        return None
+    at, line_at, state = start, 0, [0, 0, 0]  # the bundle's column (from its line's start), source, source line
+    best = None
+    while at < end:
+        if at - start > MAX_MAPPINGS_READ:
             raise Refused(f"the source map {shown}'s mappings before the frame are over "
                           f"{MAX_MAPPINGS_READ // 2**20} MB and were not read")
-        values = _values(text)
-        generated += values[0] if values else 0
-        if len(values) >= 4:
-            source, source_line = source + values[1], source_line + values[2]
-        if at_line == line:
-            if generated > column:
+        piece = mapped[at:min(end, at + CHUNK)]
+        if at + len(piece) < end:  # whole segments only: to the piece's last ',' or ';', or the first after it
+            cut = max(piece.rfind(b","), piece.rfind(b";"))
+            if cut < 0:
+                cut = min([found for found in (mapped.find(b",", at, end), mapped.find(b";", at, end)) if found >= 0]
+                          or [end - 1]) - at
+            piece = mapped[at:at + cut + 1]
+        lines = piece.split(b";")
+        if line_at + len(lines) - 1 < line:  # the line is further on: count this piece's segments
+            _add(state, piece.replace(b";", b","), generated=False)
+            line_at, state[0], at = line_at + len(lines) - 1, 0, at + len(piece)
+            continue
+        if line_at < line:  # the line starts in this piece
+            before = b";".join(lines[:line - line_at])
+            _add(state, before.replace(b";", b","), generated=False)
+            at += len(before) + 1
+            line_at, state[0] = line, 0
+            continue
+        own = lines[0]  # the piece's part of the line
+        ahead = _sums(own)
+        if state[0] + ahead[0] <= column and len(lines) == 1 and at + len(piece) < end:
+            _add(state, own, generated=True)  # the place is further along the line
+            last = _values(own.rstrip(b",").rsplit(b",", 1)[-1]) if own.strip(b",") else []
+            best = (state[1], state[2]) if len(last) >= 4 else best if not last else None
+            at += len(piece)
+            continue
+        for segment in own.split(b","):
+            values = _values(segment)
+            if not values:
+                continue
+            state[0] += values[0]
+            if state[0] > column:
                 return best
             if len(values) >= 4:
-                best = (source, source_line)
-    return best
+                state[1], state[2] = state[1] + values[1], state[2] + values[2]
+                best = (state[1], state[2])
+            else:
+                best = None
+        return best
+    return best if line_at == line else None
+
+
+def _add(state: list[int], segments: bytes, generated: bool) -> None:
+    """Add the sums of ``segments`` (joined by ','), to the bundle's column too with ``generated``."""
+    sums = _sums(segments)
+    if generated:
+        state[0] += sums[0]
+    state[1] += sums[1]
+    state[2] += sums[2]
+
+
+def _sums(segments: bytes) -> list[int]:
+    """The sums of the first three numbers of ``segments`` (joined by ','), each distinct segment decoded once."""
+    sums = [0, 0, 0]
+    for segment, times in Counter(segments.split(b",")).items():
+        values = _decoded.get(segment)
+        if values is None:
+            values = _values(segment)[:3]
+            if len(_decoded) < DECODED_KEPT:
+                _decoded[segment] = values
+        for i, value in enumerate(values):
+            sums[i] += value * times
+    return sums
 
 
 def _values(segment: bytes) -> list[int]:
