@@ -418,7 +418,9 @@ def _through_source_maps(read: Passages, query: str, traced: list, notes: list[s
     for path, line, function in traced:
         column = at_columns.get((path, line))
         mapped = None
-        if column is not None and source_maps.BUNDLE.search(path) and not found(path):
+        # not a library's (node_modules/), whose maps would lead into the library's sources
+        if column is not None and source_maps.BUNDLE.search(path) and not backtrace.library_path(path) \
+                and not found(path):
             if roots is None:
                 roots = [(row["name"], row["root"]) for row in collection_reads.collections(read.conn)]
             try:
