@@ -58,9 +58,19 @@ ENDED_BY = {"p": CLOSES_P, "li": {"li"}, "dt": {"dt", "dd"}, "dd": {"dt", "dd"},
 NAVIGATION_TAGS = {"nav", "footer"}
 
 
+# A paragraph is one line of text however many lines of the file it spans; past this many characters (no prose
+# paragraph is this long) the rest of it is read in pieces: lines ended at the file's first line break (else
+# sentence end) past PIECE_CHARS, which the chunker takes whole as it takes a text file's lines. A page of one 20 MB
+# <p> was held as one line, its 4 million words split at once and each a unit of the chunker: 590 MB and 15 s to
+# be refused at chunk.
+LINE_CHARS = 100_000
+PIECE_CHARS = 500
+FED_CHARS = 64 * 1024  # of the page given to the parser at a time: a text node comes to handle_data in pieces
+
+
 def parse_page(path: str, text: str) -> Document:
     reader = _Reader()
-    reader.feed(text)
+    _feed(reader, text)
     reader.finish()
     lines = [[first, last, "".join(pieces)] for first, last, pieces in reader.lines]
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
@@ -75,9 +85,20 @@ def page_headings(text: str) -> list[tuple[int, int, str]]:
     (none in its navigation): read_file's ``heading`` reads a page's section by them (mcp_server.headings:
     headings_by_kind)."""
     reader = _Reader()
-    reader.feed(text)
+    _feed(reader, text)
     reader.close()
     return [(reader.lines[index][0] - 1, level, name) for index, level, name in reader.headings]
+
+
+def _feed(reader: HTMLParser, text: str) -> None:
+    """Feed ``text`` a piece at a time, so that a long text node is handed over in pieces, not copied whole and
+    split at once. What the parser holds back (an unclosed tag or comment it waits the end of) is read again at each
+    feed: a piece is never smaller than that, so such a page is read again a few times, not once a piece."""
+    start = 0
+    while start < len(text):
+        size = max(FED_CHARS, len(reader.rawdata))
+        reader.feed(text[start:start + size])
+        start += size
 
 
 def _main(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
@@ -108,6 +129,8 @@ class _Reader(HTMLParser):
         self.lines: list[list] = []  # [first, last, [pieces of its text]]: joined once read (a paragraph of
         # 100,000 bold words, added to a string a piece at a time, took time growing with its square)
         self.open = False  # whether the last line takes more text
+        self.room = 0  # the characters the last line still takes (LINE_CHARS)
+        self.pieced = False  # whether the last line was ended for its length: what follows is a piece
         self.skipping: list[str] = []  # the skipped element we are in, and the elements open inside it
         self.pushes = 0  # elements put on ``skipping`` so far
         self.open_names: Counter = Counter()  # of ``skipping``, how many of each name, and of those whose end tag
@@ -168,7 +191,7 @@ class _Reader(HTMLParser):
             if href and "://" not in href and not href.startswith(("#", "mailto:")):
                 self.links.append(href)
         if tag in BLOCKS:
-            self.open = False
+            self.open = self.pieced = False
         if tag == "pre":
             self.pre += 1
         if tag in HEADINGS:
@@ -236,7 +259,7 @@ class _Reader(HTMLParser):
             if name:
                 self.headings.append((first, level, name))
         if tag in BLOCKS:
-            self.open = False
+            self.open = self.pieced = False
 
     def handle_data(self, data):
         if self.in_title:
@@ -252,6 +275,18 @@ class _Reader(HTMLParser):
                 if piece.strip():
                     self._put(line + n, line + n, piece.rstrip(), False)
             return
+        start = 0
+        while start < len(data):  # a paragraph past LINE_CHARS goes on in a new line
+            room = self.room if self.open else PIECE_CHARS if self.pieced else LINE_CHARS
+            end = len(data) if len(data) - start <= room else _cut(data, start + max(room, 0))
+            self._flowing(data[start:end], line)
+            line += data.count("\n", start, end)
+            if end < len(data):
+                self.open, self.pieced = False, True
+            start = end
+
+    def _flowing(self, data: str, line: int) -> None:
+        """Text outside <pre>, at line ``line`` of the file: its spaces one, added to the open line."""
         if not data.strip():
             self.space = self.space or self.open
             return
@@ -265,9 +300,20 @@ class _Reader(HTMLParser):
             held = self.lines[-1]
             held[1] = last
             held[2] += [" ", text] if space or self.space else [text]
+            self.room -= len(text) + 1
         else:
             self.lines.append([first, last, [text]])
+            self.room = (PIECE_CHARS if self.pieced else LINE_CHARS) - len(text)
         self.open, self.space = True, False
+
+
+def _cut(data: str, at: int) -> int:
+    """Where to end a line in ``data`` at or past ``at``: after its next line break, else after its next sentence
+    end, else at its end (the line goes on in the next piece of text)."""
+    end = data.find("\n", at)
+    if end < 0:
+        end = data.find(". ", at)
+    return len(data) if end < 0 else end + 1
 
 
 def _sections(lines: list[list], headings: list[tuple[int, int, str]]) -> list[Section]:

@@ -1,0 +1,61 @@
+"""An HTML page's paragraph past a bound is read in pieces, not held as one line.
+
+A paragraph is one line of text however many lines of the file it span, and a page of one 20 MB ``<p>`` (bench/
+hostile.py's ``text-node.html``) was handed to the reader whole, its 4 million words split at once into a list, and
+cut by the chunker a word at a time: 590 MB and 15 s to be refused at chunk. Now the page is fed to the parser a
+piece at a time and a paragraph past ingest.webpage.LINE_CHARS goes on in lines ended at the file's next line break
+(else sentence end) past PIECE_CHARS, which the chunker takes whole as a text file's lines. The bytes Python holds are
+counted here (tracemalloc), not the process's memory."""
+from __future__ import annotations
+
+import tracemalloc
+
+from ingest.webpage import LINE_CHARS, PIECE_CHARS, parse_page
+
+LINE = "the tapir sleeps all day long\n"
+
+
+def _page(body: str) -> str:
+    return ("<!DOCTYPE html><html><body><h1>Tapirs</h1><p>" + body + "</p><p>the okapi after it</p></body></html>\n")
+
+
+def _parsed(page: str):
+    """(the page parsed, the most bytes Python held meanwhile)."""
+    parse_page("warm.html", _page("x"))  # its imports done
+    tracemalloc.start()
+    try:
+        doc = parse_page("tapirs.html", page)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return doc, peak
+
+
+def test_a_paragraph_of_a_megabyte_is_read_in_pieces_holding_a_few_times_its_size():
+    body = LINE * 40_000  # 1.2 MB of one paragraph
+    page = _page(body)
+    doc, peak = _parsed(page)
+    assert peak < 4 * len(page), peak  # 3.3 MB; 17 MB (14 times) when its words were split at once
+    [section] = doc.sections
+    heading, *lines = section.text.split("\n")
+    assert heading == "Tapirs"
+    assert len(LINE) * 2 < len(lines[-2]) <= PIECE_CHARS + len(LINE)  # the paragraph's last piece
+    assert LINE_CHARS <= len(lines[0]) <= LINE_CHARS + len(LINE)
+    assert all(PIECE_CHARS <= len(line) <= PIECE_CHARS + len(LINE) for line in lines[1:-2])
+    assert lines[-1] == "the okapi after it"  # the next paragraph a line of its own, as before
+    assert " ".join(lines[:-1]).split() == body.split()  # every word kept, in order
+    assert (section.start_line, section.end_line) == (1, 40_001)
+
+
+def test_a_paragraph_on_one_line_of_the_file_is_cut_at_a_sentence_end():
+    sentence = "The tapir sleeps all day long. "
+    doc, _ = _parsed(_page(sentence * 5_000))  # 155 KB on one line
+    lines = doc.sections[0].text.split("\n")[1:]
+    assert lines[0].endswith("long.") and LINE_CHARS <= len(lines[0]) <= LINE_CHARS + len(sentence)
+    assert all(line.endswith("long.") for line in lines[:-1])
+    assert " ".join(lines[:-1]) == (sentence * 5_000).strip()
+
+
+def test_a_long_paragraph_of_prose_stays_one_line():
+    doc, _ = _parsed(_page(LINE * 3_000))  # 90 KB, under the bound
+    assert doc.sections[0].text.split("\n") == ["Tapirs", " ".join((LINE * 3_000).split()), "the okapi after it"]
