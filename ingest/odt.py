@@ -15,7 +15,8 @@ import xml.etree.ElementTree as ET
 
 from ingest.document import Skip
 from ingest.passage_dates import property_date
-from ingest.zipped import OPENED_BYTES, head, opened_odf
+from ingest import zipped
+from ingest.zipped import head, opened_odf
 
 OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
 TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
@@ -58,8 +59,12 @@ def odt_text(data):
         return _read(WordText(), flat, flat)
     with opened_odf(data, "OpenDocument text", ".odt") as parts:
         # meta.xml counts too: a 600 KB file whose meta.xml unzipped to 600 MB took 12 s and 1.8 GB
-        with parts.open("content.xml") as stream:  # counted whole, parsed as it unzips (bounded_tree)
-            content = bounded_tree(stream, "OpenDocument text", OPENED_BYTES)
+        most = zipped.OPENED_BYTES  # as it is now (a test's; imported by name, the one at this module's import)
+        with parts.open("content.xml") as stream:  # counted whole, parsed as it unzips (_marked_tree)
+            content = _marked_tree(stream, "OpenDocument text", most)
+        if content is None:  # a paragraph its bytes do not show bounded: read again, its text counted
+            with parts.open_unchecked("content.xml") as stream:  # (counted already)
+                content = bounded_tree(stream, "OpenDocument text", most)
         meta = parts.xml("meta.xml")
     return _read(WordText(), content, meta)
 
@@ -85,13 +90,63 @@ def bounded_tree(source, what: str, most: int):
     text counted as it comes (_BoundedBuilder): a paragraph over a line's bound (ingest.parse.MAX_LINE_CHARS) is
     refused before the rest of it is held, and over ``most`` bytes read the file is. A flat .fodt of one 50 MB
     paragraph was parsed whole first, its text copied as it was joined and cut to lines: 980 MB to be refused."""
-    builder = _BoundedBuilder(what)
     try:
+        if isinstance(source, bytes) or hasattr(source, "seek"):
+            root = _marked_tree(source, what, most)
+            if root is not None:
+                return root
+            if not isinstance(source, bytes):
+                source.seek(0)
+        builder = _BoundedBuilder(what)
         for _ in _fed(source, ET.XMLParser(target=builder), builder, what, most):
             pass
         return builder.root
     except ET.ParseError as error:
         raise Skip(f"not a readable {what}: {type(error).__name__}: {error}"[:500]) from None
+
+
+# A paragraph's or heading's start or end tag as OpenDocument writers spell it, and the text namespace named so
+LINE_MARK = re.compile(rb"(?s).*</?text:[ph][\s/>]")  # (greedy: the last one in a piece, searched from its end)
+TEXT_PREFIX = re.compile(rb"""xmlns:text\s*=\s*["']urn:oasis:names:tc:opendocument:xmlns:text:1\.0["']""")
+NAMES_TEXT = re.compile(rb"xmlns:text(?!:)")  # a declaration of the prefix (not the namespace's name, '…:text:1.0')
+# past this many bytes since a paragraph's tag, the document is parsed again counting its text: no more of a long
+# paragraph, or of a picture's base64 in a flat file, is held meanwhile (no paragraph of prose is this long)
+MARKED_BYTES = 256 * 1024
+
+
+def _marked_tree(source, what: str, most: int):
+    """The root of the XML in ``source`` parsed by ElementTree's own builder (in C: _BoundedBuilder's calls into
+    Python for every element and piece of text made a document a quarter slower to read), so long as its bytes show
+    every paragraph bounded: no more than MARKED_BYTES (under a line's bound) since the last paragraph's or
+    heading's tag, as the document's one ``xmlns:text`` names them (a character of text is a byte at least, and no
+    entity of its own makes more: none is declared). None, the rest unread, as soon as they do not: the document is
+    then parsed again counting its text (a long paragraph or picture, an entity, a prefix named otherwise)."""
+    from ingest.parse import MAX_LINE_CHARS
+    try:
+        return _marked(source, what, most, ET.XMLParser(), min(MAX_LINE_CHARS, MARKED_BYTES))
+    except ET.ParseError as error:
+        raise Skip(f"not a readable {what}: {type(error).__name__}: {error}"[:500]) from None
+
+
+def _marked(source, what: str, most: int, parser, bound: int):
+    read = since = 0
+    tail = b""  # the last bytes of the piece before: a declaration cut between two pieces is seen whole
+    while True:
+        piece = source[read:read + READ_AT_ONCE] if isinstance(source, bytes) else source.read(READ_AT_ONCE)
+        if not piece:
+            return parser.close()
+        seen, tail = tail + piece, piece[-9:]  # (9: shorter than either name looked for, so none is seen twice)
+        if b"<!ENTITY" in seen or len(NAMES_TEXT.findall(seen)) != (read == 0) or (
+                read == 0 and not TEXT_PREFIX.search(piece)):
+            return None
+        read += len(piece)
+        if read > most:
+            raise Skip(f"a flat {what} (XML, not a zip) larger than {most >> 20} MiB")
+        last = LINE_MARK.match(piece)
+        since = len(piece) - last.end() if last else since + len(piece)
+        if since > bound:
+            return None
+        parser.feed(piece)
 
 
 def bounded_iterparse(source, what: str, most: int, events=("end",), cut: bool = False):
@@ -127,56 +182,72 @@ class _BoundedBuilder:
     """ElementTree's builder, counting a paragraph's text as the parser hands it over: past a line's bound it stops
     the parse (Skip), or with ``cut`` leaves the rest of that text out, with nothing of it held beyond the bound.
     What the reader leaves out (``unread``, by default UNREAD: a picture's base64, deleted text) is not held at all,
-    nor counted. ``events``: 'start' and 'end', queued with their element for ``take``, as iterparse yields them."""
+    nor counted. ``events``: 'start' and 'end', queued with their element for ``take``, as iterparse yields them.
+
+    Its start, end and data are closures (_counting), not methods: the parser calls them for every element and piece
+    of text, and a method's ``self.`` lookups made a document read a quarter slower than through ElementTree's own
+    builder (bench/odt_read.py)."""
 
     def __init__(self, what: str, events=frozenset(), cut: bool = False, unread=frozenset(UNREAD)):
         from ingest.parse import MAX_LINE_CHARS
         built = ET.TreeBuilder()
-        self._start, self._end, self._data, self.close = built.start, built.end, built.data, built.close
-        self.what, self.bound, self.cut, self.unread_tags = what, MAX_LINE_CHARS, cut, unread
-        self.starts, self.ends, self.queued, self.root = "start" in events, "end" in events, [], None
-        self.run = 0  # the characters of text since a paragraph or heading began or ended
-        # paragraphs open: a footnote's inside one (text:note-body) is part of its line, and reset the count at
-        # its own end: a 6 MB paragraph cut by a note each 500 KB was held whole (100 MB) and refused only after
-        self.lines = 0
-        self.unread = 0  # how deep inside an unread element the parser is
+        self.close, self.queued, self.root = built.close, [], None
+        self.start, self.end, self.data = _counting(built, what, MAX_LINE_CHARS, cut, unread, self.queued,
+                                                    "start" in events, "end" in events)
 
     def take(self) -> list:
-        queued, self.queued = self.queued, []
-        return queued
+        taken = self.queued[:]
+        self.queued.clear()
+        return taken
 
-    def start(self, tag, attrs):
-        if self.unread or tag in self.unread_tags:
-            self.unread += 1
+
+def _counting(built, what: str, bound: int, cut: bool, unread_tags, queued: list, starts: bool, ends: bool):
+    """(start, end, data) for a parser's target, building with ``built`` and counting as _BoundedBuilder says."""
+    build_start, build_end, build_data, queue = built.start, built.end, built.data, queued.append
+    run = 0  # the characters of text since a paragraph or heading began or ended
+    unread = 0  # how deep inside an unread element the parser is
+    # paragraphs open: a footnote's inside one (text:note-body) is part of its line, and reset the count at
+    # its own end: a 6 MB paragraph cut by a note each 500 KB was held whole (100 MB) and refused only after
+    lines = 0
+
+    def start(tag, attrs):
+        nonlocal run, unread, lines
+        if unread or tag in unread_tags:
+            unread += 1
         elif tag in LINE_TAGS:
-            self.run = 0 if not self.lines else self.run
-            self.lines += 1
-        element = self._start(tag, attrs)
-        if self.starts:
-            self.queued.append(("start", element))
+            run = 0 if not lines else run
+            lines += 1
+        element = build_start(tag, attrs)
+        if starts:
+            queue(("start", element))
         return element
 
-    def end(self, tag):
-        if self.unread:
-            self.unread -= 1
+    def end(tag):
+        nonlocal run, unread, lines
+        if unread:
+            unread -= 1
         elif tag in LINE_TAGS:
-            self.lines -= 1
-            self.run = 0 if not self.lines else self.run
-        element = self._end(tag)
-        if self.ends:
-            self.queued.append(("end", element))
+            lines -= 1
+            run = 0 if not lines else run
+        element = build_end(tag)
+        if ends:
+            queue(("end", element))
         return element
 
-    def data(self, data):
-        if self.unread:
+    def data(text):
+        nonlocal run
+        if unread:
             return
-        self.run += len(data) if len(data) > 1 and not data.isspace() else 1  # XML's indenting: one space
-        if self.run > self.bound:
-            if self.cut:
+        size = len(text)
+        run += size if size > 1 and not text.isspace() else 1  # XML's indenting: one space
+        if run > bound:
+            if cut:
                 return
-            raise Skip(f"a line of over {self.bound:,} characters in a paragraph of this {self.what}: a data dump, "
+            raise Skip(f"a line of over {bound:,} characters in a paragraph of this {what}: a data dump, "
                        "encoded blob or minified text, not prose")
-        self._data(data)
+        build_data(text)
+
+    return start, end, data
 
 
 def _read(out, content, meta):
@@ -264,7 +335,7 @@ class _Reader:
     def _text(self, element, boxes: list) -> str:
         pieces: list[str] = [element.text or ""]
         self._pieces(element, pieces, boxes)
-        return SPACES.sub(" ", "".join(pieces)).strip()
+        return " ".join("".join(pieces).split())  # as SPACES.sub and strip, without the regex: a third faster
 
     def _pieces(self, element, pieces: list[str], boxes: list) -> None:
         for child in element:

@@ -7,14 +7,13 @@ in a flat file or an .odt's content.xml. A ``text:s`` of three billion spaces (a
 bytes Python holds are counted here (tracemalloc), not the process's memory."""
 from __future__ import annotations
 
-import io
 import tracemalloc
-import zipfile
 
 import pytest
 
 from ingest.document import Skip
 from ingest.parse import parse_file
+from tests.odt_writer import zipped_odt
 
 HEAD = ("<?xml version='1.0'?><office:document xmlns:office='urn:oasis:names:tc:opendocument:xmlns:office:1.0' "
         "xmlns:text='urn:oasis:names:tc:opendocument:xmlns:text:1.0' "
@@ -25,7 +24,7 @@ LONG = "the tapir " * 600_000  # 6 MB in one paragraph
 
 def _kept(path: str, data: bytes):
     """(what parse_file raised or returned, the most bytes Python held meanwhile)."""
-    parse_file(path, _odt(HEAD + TAIL) if path.endswith(".odt") else (HEAD + TAIL).encode())  # its imports done
+    parse_file(path, zipped_odt(HEAD + TAIL) if path.endswith(".odt") else (HEAD + TAIL).encode())  # its imports done
     tracemalloc.start()
     try:
         try:
@@ -38,18 +37,10 @@ def _kept(path: str, data: bytes):
     return outcome, peak
 
 
-def _odt(content: str) -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
-        package.writestr("mimetype", "application/vnd.oasis.opendocument.text")
-        package.writestr("content.xml", content)
-    return out.getvalue()
-
-
 @pytest.mark.parametrize("path", ["one-line.fodt", "one-line.odt"])
 def test_a_paragraph_over_a_lines_bound_is_refused_holding_a_part_of_it(path):
     content = HEAD + "<text:h text:outline-level='1'>Tapirs</text:h><text:p>" + LONG + "</text:p>" + TAIL
-    data = content.encode() if path.endswith(".fodt") else _odt(content)
+    data = content.encode() if path.endswith(".fodt") else zipped_odt(content)
     outcome, peak = _kept(path, data)
     assert peak < len(LONG) // 3, peak  # 1.3 MB for 6 MB; 95 MB (16 times) when it was parsed whole first
     assert isinstance(outcome, Skip) and "a line of over 1,000,000 characters" in str(outcome), outcome
@@ -105,3 +96,49 @@ def test_a_cells_text_past_a_lines_bound_is_not_held():
     outcome, peak = _kept("one-cell.fods", data)
     assert peak < 4 * len(LONG), peak  # 16 MB (its first 1,000,000 characters read into a row); 98 MB held whole
     assert outcome.sections[0].text.startswith("the tapir the tapir")
+
+
+# A document is parsed by ElementTree's own builder while its bytes show every paragraph bounded (ingest.odt.
+# _marked_tree), else again with its text counted: what its bytes cannot show is read by the count.
+
+def test_a_paragraph_whose_bytes_name_another_text_namespace_text_is_refused_holding_a_part_of_it():
+    """'<text:p>' inside the paragraph, the prefix bound to another namespace: no paragraph's tag to ODF, and the
+    paragraph's 6 MB of text is still one line (a false boundary to the bytes, were the prefix not checked)."""
+    other = "<text:p xmlns:text='urn:example:other'/>"
+    content = HEAD + "<text:p>" + ("the tapir " * 10_000 + other) * 60 + "</text:p>" + TAIL
+    outcome, peak = _kept("one-line.odt", zipped_odt(content))
+    assert peak < 2_000_000, peak
+    assert isinstance(outcome, Skip) and "a line of over 1,000,000 characters" in str(outcome), outcome
+
+
+def test_a_paragraph_made_long_by_an_entity_is_refused():
+    """An entity of the document's own makes more text than its bytes: 2 MB from 10 KB."""
+    declared = "<?xml version='1.0'?><!DOCTYPE office:document [<!ENTITY t '" + "the tapir " * 1_000 + "'>]>"
+    content = HEAD.replace("<?xml version='1.0'?>", declared) + "<text:p>" + "&t;" * 200 + "</text:p>" + TAIL
+    outcome, _ = _kept("entity.fodt", content.encode())
+    assert isinstance(outcome, Skip) and "a line of over 1,000,000 characters" in str(outcome), outcome
+
+
+def test_a_document_naming_its_text_namespace_otherwise_is_read_alike():
+    body = "<text:h text:outline-level='1'>Tapirs</text:h><text:p>the tapir <text:span>sleeps</text:span></text:p>"
+    usual = parse_file("usual.fodt", (HEAD + body + TAIL).encode())
+    renamed = (HEAD + body + TAIL).replace("<text:", "<t:").replace("</text:", "</t:").replace(" text:", " t:")
+    other = parse_file("other.fodt", renamed.replace("xmlns:text=", "xmlns:t=").encode())
+    assert [(s.heading_path, s.text) for s in other.sections] == [(s.heading_path, s.text) for s in usual.sections]
+    assert usual.sections[0].text.endswith("the tapir sleeps")
+
+
+def test_a_declaration_cut_between_two_pieces_of_the_parse_is_seen():
+    """The same false tags, each one's declaration cut where the parse's pieces of 64 KB meet (ingest.odt
+    READ_AT_ONCE): seen whole, in the bytes of the piece before and its own."""
+    from ingest.odt import READ_AT_ONCE
+    other = "<text:p xmlns:text='urn:example:other'/>"
+    cut = other.index("xmlns:te") + len("xmlns:te")  # where the pieces meet inside it
+    start = HEAD + "<text:p>"
+    first = READ_AT_ONCE - len(start) - cut  # the filler before the first false tag
+    unit = ("the tapir " * READ_AT_ONCE)[:READ_AT_ONCE - len(other)] + other  # each next one a piece later
+    content = start + ("the tapir " * READ_AT_ONCE)[:first] + other + unit * 100 + "</text:p>" + TAIL
+    assert content.encode()[READ_AT_ONCE - 8:READ_AT_ONCE + 2] == b"xmlns:text"
+    outcome, peak = _kept("one-line.odt", zipped_odt(content))
+    assert peak < 2_000_000, peak
+    assert isinstance(outcome, Skip) and "a line of over 1,000,000 characters" in str(outcome), outcome
