@@ -12,8 +12,9 @@ page tree holds itself and one whose object stream holds a million objects, a PD
 form, and the other parsers' own: zip bombs named .odt, .ods, .odp and a Slack export, a billion laughs in a .fodt, an
 .enex and an .xlsx, nesting 100,000 deep in an .enex, a Keep note, a canvas, a .bib and a .tex, a .bib of one 50 MB
 line, two .tex files that \\input each other, a winmail.dat claiming 4 GB, an OpenDocument paragraph of 50 MB (flat
-and zipped, in a .fodp, a .fods' cell) and one of three billion spaces (``text:s``). ``make`` writes them (sizes times
-``--scale``) into a folder; each file is then read, parsed and cut into chunks (ingest.files.read_and_parse and
+and zipped, in a .fodp, a .fods' cell) and one of three billion spaces (``text:s``), an EPUB book of 100,000
+chapters and an .xlsx of a full sheet of 1,048,576 rows. ``make`` writes them (sizes times ``--scale``) into a
+folder; each file is then read, parsed and cut into chunks (ingest.files.read_and_parse and
 ingest.chunk.chunk_document, plain token counts, the worker's limit of SIFT_MAX_FILE_CHUNKS) in a fresh process
 of at most 4 GB, and its CPU seconds, peak memory and outcome (chunks, or skipped/failed with the reason) are
 printed; a file over ``--timeout`` seconds is a hang. With ``--consumer`` the folder is then indexed by a real
@@ -251,6 +252,28 @@ LAUGHS = '<!DOCTYPE r [<!ENTITY a "aaaaaaaaaa">' + "".join(
     f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(9)) + ']>'
 
 
+def many_chapters(count: int) -> bytes:
+    """An EPUB book of ``count`` chapters, each a short page: a book split a page a chapter, a web archive saved as
+    one."""
+    items = "".join(f"<item id='c{i}' href='c{i}.xhtml' media-type='application/xhtml+xml'/>" for i in range(count))
+    spine = "".join(f"<itemref idref='c{i}'/>" for i in range(count))
+    parts = {**EPUB_PARTS, "content.opf": (f"<?xml version='1.0'?><package xmlns='http://www.idpf.org/2007/opf'>"
+                                           f"<manifest>{items}</manifest><spine>{spine}</spine></package>").encode()}
+    for i in range(count):
+        parts[f"c{i}.xhtml"] = (f"<html><body><h1>Chapter {i}</h1><p>the tapir sleeps in chapter {i}</p></body>"
+                                "</html>").encode()
+    return zipped_parts(parts)
+
+
+def full_sheet(rows: int) -> bytes:
+    """An .xlsx of one sheet of ``rows`` rows (Excel's most: 1,048,576) of two cells each, its text inline."""
+    body = "".join(f"<row r='{r}'><c r='A{r}' t='inlineStr'><is><t>tapir {r}</t></is></c><c r='B{r}'><v>{r}</v></c>"
+                   "</row>" for r in range(1, rows + 1))
+    sheet = ("<?xml version='1.0'?><worksheet xmlns='http://schemas.openxmlformats.org/spreadsheetml/2006/main'>"
+             f"<sheetData>{body}</sheetData></worksheet>")
+    return zipped_parts({**XLSX_PARTS, "xl/worksheets/sheet1.xml": sheet.encode()})
+
+
 def json_bomb(parts: dict[str, bytes], bomb: str, size: int) -> bytes:
     """A zip of ``parts`` and ``bomb``, a JSON list of ``size`` bytes of one message said again and again."""
     import zipfile
@@ -343,6 +366,8 @@ def corpus(scale: float) -> dict[str, bytes | str]:
                               "word/document.xml", n(256 * MB)),
         "bomb.xlsx": zip_bomb(XLSX_PARTS, "xl/worksheets/sheet1.xml", n(256 * MB)),
         "bomb.epub": zip_bomb(EPUB_PARTS, "c.xhtml", n(256 * MB)),
+        "chapters.epub": many_chapters(n(100_000)),
+        "rows.xlsx": full_sheet(n(1_048_576)),
         "one-line-200.md": "the tapir " * n(20 * MB),
         "one-line-60.md": "the tapir " * n(6 * MB),
         "nested-lists-100k.md": "- " * n(100_000) + "deep\n",

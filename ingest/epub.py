@@ -27,6 +27,10 @@ from ingest.zipped import opened
 CONTAINER = "META-INF/container.xml"
 ENCRYPTION = "META-INF/encryption.xml"
 CHAPTER_TYPES = {"application/xhtml+xml", "text/html"}
+# A book of more chapters is a site or a data set saved as one, not a book to read (each chapter a passage at least:
+# more than a file may make, SIFT_MAX_FILE_CHUNKS' 10,000), skipped before its chapters are read: an .epub of
+# 100,000 short chapters (bench/hostile.py's chapters.epub) took 6.8 s and 240 MB to be refused at chunk.
+MAX_CHAPTERS = 10_000
 TAG = re.compile(r"<[^>]*>")
 # a footnote's mark, a link to the note a reader shows as a popup (EPUB 3's epub:type, DPUB-ARIA's role): its number
 # was glued to the word before it ('harbour1'), a word no search for 'harbour' found
@@ -47,6 +51,9 @@ def epub_text(data: bytes) -> WordText:
         # a chapter the spine lists twice is read once
         chapters = list(dict.fromkeys(name for name in _spine(opf, posixpath.dirname(opf_path))
                                       if name in parts.names))
+        if len(chapters) > MAX_CHAPTERS:
+            raise Skip(f"an EPUB book of {len(chapters):,} chapters (over {MAX_CHAPTERS:,}): a site or a data set "
+                       "saved as a book, more passages than one file may make")
         if ENCRYPTION in parts.names and _encrypted(parts) & set(chapters):
             raise Skip("an EPUB book with DRM (its chapters are encrypted, META-INF/encryption.xml): Sift reads "
                        "books without DRM")
