@@ -92,13 +92,16 @@ def page_headings(text: str) -> list[tuple[int, int, str]]:
 
 def _feed(reader: HTMLParser, text: str) -> None:
     """Feed ``text`` a piece at a time, so that a long text node is handed over in pieces, not copied whole and
-    split at once. What the parser holds back (an unclosed tag or comment it waits the end of) is read again at each
-    feed: a piece is never smaller than that, so such a page is read again a few times, not once a piece."""
+    split at once. A piece ends at a line break (a <pre>'s line cut between two pieces lost its spaces before the
+    cut; no line is longer than ingest.parse.MAX_LINE_CHARS). What the parser holds back (an unclosed tag or comment
+    it waits the end of) is read again at each feed: a piece is never smaller than that, so such a page is read again
+    a few times, not once a piece."""
     start = 0
     while start < len(text):
-        size = max(FED_CHARS, len(reader.rawdata))
-        reader.feed(text[start:start + size])
-        start += size
+        end = text.find("\n", start + max(FED_CHARS, len(reader.rawdata)))
+        end = len(text) if end < 0 else end + 1
+        reader.feed(text[start:end])
+        start = end
 
 
 def _main(tag: str, attrs: list[tuple[str, str | None]]) -> bool:

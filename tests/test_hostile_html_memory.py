@@ -41,7 +41,8 @@ def test_a_paragraph_of_a_megabyte_is_read_in_pieces_holding_a_few_times_its_siz
     assert heading == "Tapirs"
     assert len(LINE) * 2 < len(lines[-2]) <= PIECE_CHARS + len(LINE)  # the paragraph's last piece
     assert LINE_CHARS <= len(lines[0]) <= LINE_CHARS + len(LINE)
-    assert all(PIECE_CHARS <= len(line) <= PIECE_CHARS + len(LINE) for line in lines[1:-2])
+    # (the file's line ending a piece past the bound, and one more where a piece fed to the parser ends)
+    assert all(PIECE_CHARS <= len(line) <= PIECE_CHARS + 2 * len(LINE) for line in lines[1:-2])
     assert lines[-1] == "the okapi after it"  # the next paragraph a line of its own, as before
     assert " ".join(lines[:-1]).split() == body.split()  # every word kept, in order
     assert (section.start_line, section.end_line) == (1, 40_001)
@@ -59,3 +60,12 @@ def test_a_paragraph_on_one_line_of_the_file_is_cut_at_a_sentence_end():
 def test_a_long_paragraph_of_prose_stays_one_line():
     doc, _ = _parsed(_page(LINE * 3_000))  # 90 KB, under the bound
     assert doc.sections[0].text.split("\n") == ["Tapirs", " ".join((LINE * 3_000).split()), "the okapi after it"]
+
+
+def test_preformatted_lines_are_whole_where_the_pieces_fed_meet():
+    """The page is fed to the parser in pieces (ingest.webpage.FED_CHARS), each ended at a line break: a <pre>'s
+    line cut between two was two pieces of text, its spaces before the cut lost."""
+    line = "total = a" + " " * 40 + "+ b\n"
+    page = "<!DOCTYPE html><html><body><pre>" + line * 5_000 + "</pre></body></html>\n"  # 265 KB
+    doc, _ = _parsed(page)
+    assert doc.sections[0].text.split("\n") == [line.rstrip()] * 5_000
