@@ -66,6 +66,10 @@ NAVIGATION_TAGS = {"nav", "footer"}
 LINE_CHARS = 100_000
 PIECE_CHARS = 500
 FED_CHARS = 64 * 1024  # of the page given to the parser at a time: a text node comes to handle_data in pieces
+# A start tag longer than this is left out, ended at its first '>' (its attributes unread): the standard library
+# matched its attributes with a regular expression whose backtracking held 160 bytes for each (an unclosed '<a '
+# followed by 10 MB of 'x=y' took 1.7 GB). A saved page's picture inlined in base64 is one attribute, no text.
+TAG_CHARS = 64 * 1024
 
 
 def parse_page(path: str, text: str) -> Document:
@@ -163,6 +167,16 @@ class _Reader(HTMLParser):
             self.rawdata = tail[end + 1:]
             self.goahead(False)
         self.close()
+
+    def parse_starttag(self, i):
+        """A start tag's end, as the standard library's; -1 while no '>' has come (``finish`` reads what is left
+        at the end of the page), and one of over TAG_CHARS is left out, up to its first '>'."""
+        end = self.rawdata.find(">", i)
+        if end < 0:
+            return -1
+        if end - i > TAG_CHARS:
+            return end + 1
+        return super().parse_starttag(i)
 
     def parse_marked_section(self, i, report=1):
         """'<![CDATA[…' and '<![if …]>' (Word's HTML) up to the next '>', as HTML5 reads them outside SVG and MathML
