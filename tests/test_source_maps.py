@@ -154,3 +154,14 @@ def test_a_place_is_read_as_the_map_says_in_pieces_of_any_size(tmp_path, monkeyp
             expected = (["a.ts", "b.ts", "c.ts"][before[-1][1]], before[-1][2] + 1) if before else None
             at = source_maps.original([("c", str(tmp_path))], "b.js", line + 1, column)
             assert ((at.source, at.line) if at else None) == expected, (line, column)
+
+
+@pytest.mark.parametrize("mappings_text", ["AAAA;AA AA,AACA", "AAAA;AA\\u0041", "AAAA," + "/" * 50_000 + "A"])
+def test_mappings_no_map_writes_are_said_unreadable(tmp_path, mappings_text):
+    """A character no VLQ digit (a KeyError failed the whole search) or a number of a thousand digits (each
+    shifted further: 10 s for 200 KB of '/') is a map not read, which the answer says."""
+    (tmp_path / "bad.js.map").write_text(json.dumps({"version": 3, "sources": ["a.ts"], "names": [],
+                                                     "mappings": mappings_text}))
+    with pytest.raises(source_maps.Refused, match="the source map bad.js.map's mappings could not be read"):
+        source_maps.original([("c", str(tmp_path))], "bad.js", 2 if ";" in mappings_text else 1, 5)
+    assert source_maps._values(b"AACA") == [0, 0, 1, 0]

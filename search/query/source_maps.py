@@ -26,6 +26,7 @@ from search.query.symbols import FRAME
 MAX_MAP_BYTES = 64 * 2**20
 MAX_MAPPINGS_READ = 32 * 2**20  # bytes of mappings read to reach a frame (about 3 s: bench/code_source_maps.py)
 CHUNK = 256 * 2**10  # bytes of mappings read at a time
+VLQ_DIGITS = 7  # base-64 digits of a number at most: 32 bits and its sign
 DECODED_KEPT = 100_000  # distinct segments kept decoded
 _decoded: dict[bytes, list[int]] = {}
 SOURCES_READ = 2 * 2**20  # bytes read of the map for its "sources" list, past which it is taken as unreadable
@@ -109,7 +110,10 @@ def _lookup(map_file: Path, line: int, column: int, shown: str) -> tuple[str, in
         names = _json(mapped, sources, shown)
         root = _key(mapped, b"sourceRoot", b'"')
         prefix = _json(mapped, root, shown) if root is not None else ""
-        place = _segment(mapped, mappings + 1, line - 1, column - 1, shown)
+        try:
+            place = _segment(mapped, mappings + 1, line - 1, column - 1, shown)
+        except ValueError:  # a character no VLQ digit, or a number no map writes: said, not a failed search
+            raise Refused(f"the source map {shown}'s mappings could not be read") from None
     if place is None or not isinstance(names, list) or not 0 <= place[0] < len(names) \
             or not isinstance(names[place[0]], str):
         return None
@@ -225,13 +229,19 @@ def _sums(segments: bytes) -> list[int]:
 
 def _values(segment: bytes) -> list[int]:
     """The numbers of a segment, in base-64 VLQ: five bits a digit, the sixth saying another follows, the
-    lowest bit of the number its sign."""
+    lowest bit of the number its sign. ValueError for a byte no digit (a KeyError failed the search) or a number
+    of more than VLQ_DIGITS digits (a map's are 32 bits: a run of '/' made one number of a megabyte, its shifts
+    quadratic, 10 s for 200 KB)."""
     values, shift, value = [], 0, 0
     for byte in segment:
-        digit = _DIGITS[byte]
+        digit = _DIGITS.get(byte)
+        if digit is None:
+            raise ValueError(f"no base64 digit: {chr(byte)!r}")
         value += (digit & 31) << shift
         if digit & 32:
             shift += 5
+            if shift >= 5 * VLQ_DIGITS:
+                raise ValueError("a number of more than 32 bits")
         else:
             values.append(-(value >> 1) if value & 1 else value >> 1)
             value = shift = 0
