@@ -128,3 +128,12 @@ def test_list_files_finds_a_long_name_by_its_first_and_last_word(home, model_pat
     assert [f["path"] for f in tools.list_files(author="John Tolkien").structured_content["files"]] == \
         ["notes/tolkien.md"]
     assert [f["path"] for f in tools.list_files(author="Bob Smith").structured_content["files"]] == ["notes/smith.md"]
+
+
+def test_a_question_naming_a_writer_whose_text_a_pdf_records_too_puts_their_notes_first(engine):
+    """silmarils.pdf's metadata records the same text as tolkien.md's front matter: the index's known authors kept
+    that text once, the PDF's (first by path, the one of no person apart), and John Tolkien was no writer it knew."""
+    answer = engine.search("what did John Tolkien write about the harbour", mode="keyword")
+    assert [hit.path for hit in answer.hits][:1] == ["tolkien.md"], [hit.path for hit in answer.hits]
+    assert "the passages by John Ronald Reuel Tolkien come first, each keeping the score it ranked with" in \
+        answer.notes, answer.notes

@@ -94,9 +94,11 @@ class Catalog:
         return self
 
     def known_authors(self) -> list[str]:
-        """The authors this catalog's files record and its mail's senders, each once (``load_authors`` first)."""
+        """The authors this catalog's files record and its mail's senders, each once (``load_authors`` first): a
+        text recorded both as an ``Apart`` and not (an EPUB's creator, a PDF's metadata) twice, as an Apart equals
+        its text and the first kept of the two told whether a name was known."""
         by_file, by_chunk = self._authors_read()
-        return list(dict.fromkeys([*by_file.values(), *by_chunk.values()]))
+        return list({(type(author), author): author for author in [*by_file.values(), *by_chunk.values()]}.values())
 
     def author_named(self, name: str) -> str:
         """The author as a file records ``name`` ('Ben Okafor' for 'ben'), the most files' first; else ``name``."""
