@@ -18,9 +18,10 @@ from __future__ import annotations
 import os
 import plistlib
 from collections import defaultdict
+from pathlib import Path
 from typing import Callable
 
-from ingest.discover import placeholders_of
+from ingest.discover import _read_small, placeholders_of
 
 PLACEHOLDER_BYTES = 64 * 1024  # of a placeholder, read for the size it records (iCloud's are a few hundred bytes)
 
@@ -91,9 +92,11 @@ def recorded_size(root: str, note: str) -> int | None:
     for placeholder in placeholders_of(note):
         if not placeholder.endswith(".icloud"):
             continue
-        try:
-            with open(os.path.join(root, placeholder), "rb") as file:
-                listed = plistlib.loads(file.read(PLACEHOLDER_BYTES))
+        path = os.path.join(root, placeholder)
+        if os.path.islink(path):  # iCloud writes a file: a link may lead out of the collection's folder
+            continue
+        try:  # a regular file alone, opened without blocking (a named pipe blocked the scan)
+            listed = plistlib.loads(_read_small(Path(path), PLACEHOLDER_BYTES) or b"")
         except (OSError, ValueError, plistlib.InvalidFileException, OverflowError):  # a bad list: no size told
             continue
         size = listed.get("NSURLFileSizeKey") if isinstance(listed, dict) else None

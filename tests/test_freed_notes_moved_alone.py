@@ -11,6 +11,8 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ingest, write_tree
 
 TODO = ("# Todo\n\nRenew the passport before March, and book the dentist for the crown that came loose.\n\n"
@@ -139,3 +141,18 @@ def test_a_cloud_only_note_moved_is_followed(immediate, tmp_path, monkeypatch):
     tasks.discover(collection)
     assert not {"Inbox/plan.md", "Projects/plan.md"} & set(file_reads.current_files(conn, collection)), \
         "no move: its size and mtime are not the deleted note's"
+
+
+@pytest.mark.timeout(60)
+def test_a_placeholder_no_regular_file_in_the_folder_is_not_read(tmp_path):
+    """A '.todo.md.icloud' that is a named pipe blocked the scan at its open (no writer ever comes), and one that is
+    a link was read wherever it led, outside the collection's folder too: neither records a size."""
+    from ingest.freed_moves import recorded_size
+    root = tmp_path / "notes"
+    (root / "Projects").mkdir(parents=True)
+    outside = tmp_path / "elsewhere.plist"
+    outside.write_bytes(plistlib.dumps({"NSURLNameKey": "todo.md", "NSURLFileSizeKey": 120}, fmt=plistlib.FMT_BINARY))
+    (root / "Projects/.todo.md.icloud").symlink_to(outside)
+    assert recorded_size(str(root), "Projects/todo.md") is None
+    os.mkfifo(root / "Projects/.plan.md.icloud")
+    assert recorded_size(str(root), "Projects/plan.md") is None
