@@ -165,3 +165,13 @@ def test_mappings_no_map_writes_are_said_unreadable(tmp_path, mappings_text):
     with pytest.raises(source_maps.Refused, match="the source map bad.js.map's mappings could not be read"):
         source_maps.original([("c", str(tmp_path))], "bad.js", 2 if ";" in mappings_text else 1, 5)
     assert source_maps._values(b"AACA") == [0, 0, 1, 0]
+
+
+def test_a_librarys_bundle_is_not_read_through_its_map(engine_over):
+    """A package in node_modules/ ships its bundle's map (Sift indexes neither, but they are on disk): a frame
+    there was read through it into the package's own sources, a note naming them, and each such frame cost some
+    150 looks at the disk. A library's frame stands for the library's own file alone."""
+    files = {**TREE, "node_modules/pkg/dist/main.js.map": json.dumps(MAP)}
+    answer = engine_over(files).search("TypeError: Cannot read properties of undefined (reading 'picture')\n"
+                                       "    at e (/srv/app/node_modules/pkg/dist/main.js:1:48213)", mode="keyword")
+    assert not any("by its source map" in said for said in answer.notes), answer.notes
