@@ -45,25 +45,59 @@ def test_worker_threads_share_the_cores_among_the_workers(monkeypatch):
     assert queues.worker_threads(load(workers=2)) == 1
 
 
-# A worker that takes jobs from the real queue one at a time, in its own process (SIFT_QUEUE_IMMEDIATE unset):
-# ``count`` jobs, or every job until the queue is empty.
+# A worker that takes jobs from the real queue one at a time, in its own process (SIFT_QUEUE_IMMEDIATE unset),
+# kept for the whole test: told a count on stdin, it takes ``count`` jobs, or every job until the queue is empty
+# (-1), and says so. A process started for each step imported huey and every parser again each time (about 0.6 s
+# of CPU, ten to thirty steps a test).
 TAKE_JOBS = """
 import sys
 from workers.app import huey
-count = int(sys.argv[1])
-while count:
-    task = huey.dequeue()
-    if task is None:
-        break
-    huey.execute(task)
-    count -= 1
-"""
+for line in sys.stdin:
+    count = int(line)
+    while count:
+        task = huey.dequeue()
+        if task is None:
+            break
+        huey.execute(task)
+        count -= 1
+    print(DONE, flush=True)
+""".replace("DONE", repr("-- jobs taken --"))
 
 
-def _take_jobs(env: dict, count: int = -1) -> None:
-    done = subprocess.run([sys.executable, "-c", TAKE_JOBS, str(count)], cwd=REPO, env=env, capture_output=True,
-                          text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
+class Worker:
+    def __init__(self, env: dict, log: Path):
+        self.log = log
+        with open(log, "w") as errors:
+            self.proc = subprocess.Popen([sys.executable, "-c", TAKE_JOBS], cwd=REPO, env=env, text=True,
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors)
+
+    def take(self, count: int = -1) -> None:
+        self.proc.stdin.write(f"{count}\n")
+        self.proc.stdin.flush()
+        for line in self.proc.stdout:  # a line a job printed goes by; the end of the file is a worker that died
+            if line == "-- jobs taken --\n":
+                return
+        raise AssertionError(f"the worker died: {self.log.read_text()}")
+
+    def stop(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+        self.proc.stdout.close()
+        assert self.proc.returncode == 0, self.log.read_text()
+
+
+@pytest.fixture
+def worker(tmp_path):
+    """``worker(env)``: a Worker of the test's own, stopped (and checked to have ended well) after it."""
+    started: list[Worker] = []
+
+    def start(env: dict) -> Worker:
+        started.append(Worker(env, tmp_path / f"worker-{len(started)}.log"))
+        return started[-1]
+
+    yield start
+    for w in started:
+        w.stop()
 
 
 def _section(text: str, name: str) -> str:
@@ -71,15 +105,28 @@ def _section(text: str, name: str) -> str:
     return text.split(f"\n{name}  ", 1)[1].split("\n\n", 1)[0]
 
 
+# `ingest stats`, then `ingest stats --json`, as the ingest script runs each (ingest.cli.main), in one process: two
+# processes' start cost twice as much, and this is how often the tests ask.
+STATS = """
+from ingest.cli import main
+main(["stats"])
+print(SEPARATOR, flush=True)
+main(["stats", "--json"])
+""".replace("SEPARATOR", repr("-- json --"))
+
+
 def _stats(env: dict) -> tuple[str, dict]:
-    text, data = run_ingest(env, "stats"), run_ingest(env, "stats", "--json")
-    assert text.returncode == 0 and data.returncode == 0, text.stderr + data.stderr
-    return text.stdout, {c["name"]: c for c in json.loads(data.stdout)["collections"]}
+    done = subprocess.run([sys.executable, "-c", STATS], cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    text, data = done.stdout.split("-- json --\n")
+    return text, {c["name"]: c for c in json.loads(data)["collections"]}
 
 
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("backend", ["sqlite", "redis"])
-def test_stats_says_a_queued_scan_waits_behind_another_collections_build(sift_env, tmp_path, request, backend):
+def test_stats_says_a_queued_scan_waits_behind_another_collections_build(sift_env, tmp_path, request, backend,
+                                                                         worker):
     """One worker, two collections: `ingest enqueue notes` then `ingest enqueue code`. Until a worker takes it,
     notes' scan waits behind code's rescan (code is published: it goes first), and code's next rescan behind
     notes' build (a small one: its jobs go first); stats said only 'published: nothing yet' (or, for a
@@ -88,10 +135,11 @@ def test_stats_says_a_queued_scan_waits_behind_another_collections_build(sift_en
     env.update(SIFT_FILES_PER_JOB="2", SIFT_EMBEDDINGS="off")
     if backend == "redis":
         env["SIFT_QUEUE"] = request.getfixturevalue("redis_url")
+    jobs = worker(env)
     notes = write_tree(tmp_path / "notes", {f"n{i}.md": f"# Note {i}\n\nrivers and hills {i}\n" for i in range(9)})
     code = write_tree(tmp_path / "code", {"a.py": "def f():\n    return 1\n"})
     assert run_ingest(env, "enqueue", str(code), "--name", "code").returncode == 0
-    _take_jobs(env)  # code is published
+    jobs.take()  # code is published
 
     assert run_ingest(env, "enqueue", str(notes), "--name", "notes").returncode == 0
     assert run_ingest(env, "enqueue", str(code), "--name", "code").returncode == 0  # a rescan: ahead of notes' scan
@@ -102,7 +150,7 @@ def test_stats_says_a_queued_scan_waits_behind_another_collections_build(sift_en
     assert found["code"]["queued_scan"]["jobs_ahead"] == 0
     assert "  waiting: a rescan is queued, next in line; it starts when a worker is free (queued " in text, text
 
-    _take_jobs(env, 2)  # code's rescan, then notes' scan, which queues its files' jobs
+    jobs.take(2)  # code's rescan, then notes' scan, which queues its files' jobs
     assert run_ingest(env, "enqueue", str(code), "--name", "code").returncode == 0  # behind notes' small build
     text, found = _stats(env)
     pending = json.loads(run_ingest(env, "stats", "--json").stdout)["queue_pending"]
@@ -113,14 +161,14 @@ def test_stats_says_a_queued_scan_waits_behind_another_collections_build(sift_en
     assert f"  waiting: a rescan is queued behind {pending - 1} jobs (notes is being built); it starts once they " \
            "are done (queued " in text, text
 
-    _take_jobs(env)  # all done: nothing waits
+    jobs.take()  # all done: nothing waits
     text, found = _stats(env)
     assert "waiting:" not in text and all(c["queued_scan"] is None for c in found.values())
 
 
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("backend", ["sqlite", "redis"])
-def test_an_edit_goes_ahead_of_another_collections_big_build(sift_env, tmp_path, request, backend):
+def test_an_edit_goes_ahead_of_another_collections_big_build(sift_env, tmp_path, request, backend, worker):
     """A note edited while another collection is built (notes-en: 1,874 files) was searchable only once that whole
     build was done, 22 min later: the watcher queued its rescan only into an empty queue, and a scan went behind
     every job of a build. Now the rescan of a published collection is queued at once and goes first, and so do
@@ -129,13 +177,14 @@ def test_an_edit_goes_ahead_of_another_collections_big_build(sift_env, tmp_path,
     env.update(SIFT_FILES_PER_JOB="2", SIFT_EMBEDDINGS="off")
     if backend == "redis":
         env["SIFT_QUEUE"] = request.getfixturevalue("redis_url")
+    jobs = worker(env)
     notes = write_tree(tmp_path / "notes", {"a.md": "# A\n\nrivers and hills\n", "b.md": "# B\n\nvalleys\n"})
     size = 60  # files: more than workers.tasks.SMALL_BUILD
     big = write_tree(tmp_path / "big", {f"b{i}.md": f"# Big {i}\n\nmeadows {i}\n" for i in range(size)})
     assert run_ingest(env, "enqueue", str(notes), "--name", "notes").returncode == 0
-    _take_jobs(env)  # notes is published
+    jobs.take()  # notes is published
     assert run_ingest(env, "enqueue", str(big), "--name", "big").returncode == 0
-    _take_jobs(env, 1)  # big's scan queues the jobs of its files
+    jobs.take(1)  # big's scan queues the jobs of its files
     (notes / "a.md").write_text("# A\n\nkingfishers by the weir\n")
 
     asked = subprocess.run([sys.executable, "-c", REQUEST_SCAN], cwd=REPO, env=env, capture_output=True, text=True,
@@ -146,7 +195,7 @@ def test_an_edit_goes_ahead_of_another_collections_big_build(sift_env, tmp_path,
     assert "  waiting: a rescan is queued, next in line; it starts when a worker is free (queued " in text, text
 
     for _ in range(10):  # notes' rescan and its build's jobs, one at a time: none of big's is taken meanwhile
-        _take_jobs(env, 1)
+        jobs.take(1)
         text, found = _stats(env)
         assert found["big"]["building"]["stages"]["parse"]["queued"] == size, text
         assert "its files are queued behind" not in _section(text, "notes"), text  # its build goes first
@@ -155,7 +204,7 @@ def test_an_edit_goes_ahead_of_another_collections_big_build(sift_env, tmp_path,
     hits = run_ingest(env, "search", "kingfishers", "--mode", "keyword")
     assert "a.md" in hits.stdout, hits.stdout + hits.stderr
 
-    _take_jobs(env)  # then the big build goes on, to the end
+    jobs.take()  # then the big build goes on, to the end
     text, found = _stats(env)
     assert found["big"]["building"] is None and found["big"]["published"], text
 
@@ -173,28 +222,31 @@ print(sorted(scan["collection"] for scan in waiting.queued()))
 
 
 @pytest.mark.timeout(900)
-def test_the_periodic_rescan_goes_ahead_of_another_collections_big_build(sift_env, tmp_path):
+def test_the_periodic_rescan_goes_ahead_of_another_collections_big_build(sift_env, tmp_path, worker):
     """The periodic rescan queued nothing while any job waited, so during another collection's big build (notes-en:
     1,874 files, 22 min) no published collection was rescanned by it: an edit the watcher missed waited for the
     whole build. It now follows the watcher's rule: a rescan of a published collection is queued (and goes first),
     once; the collection being built is not scanned meanwhile."""
     env = {k: v for k, v in sift_env.items() if k != "SIFT_QUEUE_IMMEDIATE"}
     env.update(SIFT_FILES_PER_JOB="2", SIFT_EMBEDDINGS="off")
+    jobs = worker(env)
     notes = write_tree(tmp_path / "notes", {"a.md": "# A\n\nrivers and hills\n"})
     big = write_tree(tmp_path / "big", {f"b{i}.md": f"# Big {i}\n\nmeadows {i}\n" for i in range(60)})
     assert run_ingest(env, "enqueue", str(notes), "--name", "notes").returncode == 0
-    _take_jobs(env)  # notes is published
+    jobs.take()  # notes is published
     assert run_ingest(env, "enqueue", str(big), "--name", "big").returncode == 0
-    _take_jobs(env, 1)  # big's scan queues the jobs of its files
+    jobs.take(1)  # big's scan queues the jobs of its files
     (notes / "a.md").write_text("# A\n\nkingfishers by the weir\n")  # an edit no watcher saw
 
     env["SIFT_RESCAN_MINUTES"] = "0.0001"  # every collection is due
+    jobs.stop()
+    jobs = worker(env)  # the jobs that follow are taken with that setting too
     for _ in range(2):  # the second run finds notes' rescan waiting: no other is queued
         periodic = subprocess.run([sys.executable, "-c", PERIODIC_RESCAN], cwd=REPO, env=env, capture_output=True,
                                   text=True, timeout=600)
         assert periodic.returncode == 0 and periodic.stdout.strip() == "[1]", periodic.stdout + periodic.stderr
     for _ in range(10):  # notes' rescan and its small build go first
-        _take_jobs(env, 1)
+        jobs.take(1)
         if "kingfishers" in run_ingest(env, "search", "kingfishers", "--mode", "keyword").stdout:
             break
     else:
@@ -204,20 +256,21 @@ def test_the_periodic_rescan_goes_ahead_of_another_collections_big_build(sift_en
 
 
 @pytest.mark.timeout(900)
-def test_the_periodic_rescan_leaves_a_build_whose_jobs_wait_their_turn(sift_env, tmp_path):
+def test_the_periodic_rescan_leaves_a_build_whose_jobs_wait_their_turn(sift_env, tmp_path, worker):
     """A build that has not moved for ten minutes looks stalled, but while jobs wait its own may only be waiting
     their turn: a rescan then would queue its files a second time (and again every ten minutes). Only an empty
     queue shows the jobs lost."""
     from search.index import db
     env = {k: v for k, v in sift_env.items() if k != "SIFT_QUEUE_IMMEDIATE"}
     env.update(SIFT_FILES_PER_JOB="2", SIFT_EMBEDDINGS="off", SIFT_RESCAN_MINUTES="0.0001")
+    jobs = worker(env)
     notes = write_tree(tmp_path / "notes", {f"n{i}.md": f"# Note {i}\n\nrivers {i}\n" for i in range(4)})
     assert run_ingest(env, "enqueue", str(notes), "--name", "notes").returncode == 0
-    _take_jobs(env)  # notes is published
+    jobs.take()  # notes is published
     for i in range(4):
         (notes / f"n{i}.md").write_text(f"# Note {i}\n\nkingfishers {i}\n")
     assert run_ingest(env, "enqueue", str(notes), "--name", "notes").returncode == 0
-    _take_jobs(env, 1)  # its scan queues the jobs of its build
+    jobs.take(1)  # its scan queues the jobs of its build
     conn = db.connect(Path(env["SIFT_HOME"]) / "index.db")
     conn.execute("UPDATE generations SET started = started - 3600, discovered = discovered - 3600 "
                  "WHERE state = 'building'")
@@ -241,15 +294,16 @@ print(sorted((task.name, task.priority) for task in huey.pending()))
 
 
 @pytest.mark.timeout(900)
-def test_jobs_queued_again_after_a_crash_keep_a_small_builds_priority(sift_env, tmp_path):
+def test_jobs_queued_again_after_a_crash_keep_a_small_builds_priority(sift_env, tmp_path, worker):
     """A small build's jobs go ahead of bigger builds' (workers.tasks.priority); those a crashed consumer lost were
     queued again at the stage's own priority, behind every job of a big build under way."""
     from workers import tasks
     env = {k: v for k, v in sift_env.items() if k != "SIFT_QUEUE_IMMEDIATE"}
     env.update(SIFT_FILES_PER_JOB="2", SIFT_EMBEDDINGS="off")
+    jobs = worker(env)
     notes = write_tree(tmp_path / "notes", {f"n{i}.md": f"# Note {i}\n\nrivers {i}\n" for i in range(4)})
     assert run_ingest(env, "enqueue", str(notes), "--name", "notes").returncode == 0
-    _take_jobs(env, 1)  # the scan queues two parse jobs of its small build
+    jobs.take(1)  # the scan queues two parse jobs of its small build
     done = subprocess.run([sys.executable, "-c", KILLED_THEN_RESUMED], cwd=REPO, env=env, capture_output=True,
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr
