@@ -267,6 +267,16 @@ def run_ingest(env: dict, *args: str, timeout: float = 1800) -> subprocess.Compl
                           text=True, timeout=timeout)
 
 
+def run_ingest_here(capsys, *args: str) -> subprocess.CompletedProcess:
+    """``ingest ARGS`` in this process (ingest.cli.main, as the script runs it), returned as ``run_ingest`` returns
+    it, for tests that ask often where the process is not the point: each process imports again what this one has."""
+    from ingest import cli
+    capsys.readouterr()  # what the test printed before is not the command's
+    code = cli.main(list(args))
+    said = capsys.readouterr()
+    return subprocess.CompletedProcess(["ingest", *args], code, said.out, said.err)
+
+
 def wait_published(conn, collection: str, after: int | None, consumer_proc=None, limit: float = 3600) -> int:
     """Block until the collection publishes a generation newer than ``after`` that leaves no file to a later part
     of a first build (workers.tasks.first_part); returns its id."""

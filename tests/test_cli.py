@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from search.index import db, schema
-from tests.conftest import VENV_BIN, as_older_index, ingest, run_ingest, write_tree
+from tests.conftest import VENV_BIN, as_older_index, ingest, run_ingest, run_ingest_here, write_tree
 
 
 def test_help_documents_every_command(sift_env):
@@ -270,17 +270,6 @@ def test_a_passage_of_one_line_is_placed_at_that_line_not_a_range_of_one(immedia
         "line 1", "lines 1-3"]
 
 
-def in_process(capsys, *args: str) -> subprocess.CompletedProcess:
-    """``ingest ARGS`` run in this process (ingest.cli.main, as the script runs it), as ``run_ingest`` returns it: for
-    a test that asks many times where the process is not the point. Each process imported numpy and llama.cpp and
-    loaded the model again (about 1.5 s of CPU)."""
-    from ingest import cli
-    capsys.readouterr()  # what the test printed before is not the command's
-    code = cli.main(list(args))
-    said = capsys.readouterr()
-    return subprocess.CompletedProcess(["ingest", *args], code, said.out, said.err)
-
-
 def test_similar_finds_passages_like_a_file_named_as_search_shows_it_on_disk_or_by_name(immediate, sift_env,
                                                                                         tmp_path, capsys):
     """The MCP tool `similar` had no command: `ingest similar FILE` failed with "invalid choice"."""
@@ -291,11 +280,11 @@ def test_similar_finds_passages_like_a_file_named_as_search_shows_it_on_disk_or_
         "a/notes.md": "# A\n\nalpha", "b/notes.md": "# B\n\nbeta"})
     ingest(root, "notes")
     for named in ("notes/cooking/bread.md", str(root / "cooking" / "bread.md"), "bread.md"):
-        found = in_process(capsys, "similar", named, "--limit", "1")
+        found = run_ingest_here(capsys, "similar", named, "--limit", "1")
         assert found.returncode == 0, found.stderr
         assert found.stdout.startswith("like notes/cooking/bread.md (other files, the best passage of each):\n"
                                        " 1. notes/cooking/pizza.md:1-3  ["), found.stdout
-    several = in_process(capsys, "similar", "notes.md")
+    several = run_ingest_here(capsys, "similar", "notes.md")
     assert several.returncode == 2 and several.stderr == (
         "ingest: error: 2 indexed files are named 'notes.md': give one as collection/relative/path "
         "(notes/a/notes.md, notes/b/notes.md)\n"), several.stderr
@@ -304,10 +293,10 @@ def test_similar_finds_passages_like_a_file_named_as_search_shows_it_on_disk_or_
                           env=sift_env, capture_output=True, text=True, timeout=1800)
     assert here.returncode == 0 and here.stdout.startswith("like notes/a/notes.md"), \
         "the notes.md of the folder it is typed in is the one meant: " + here.stderr
-    missing = in_process(capsys, "similar", "notes/cooking/cake.md")
+    missing = run_ingest_here(capsys, "similar", "notes/cooking/cake.md")
     assert missing.returncode == 2 and "no indexed file 'notes/cooking/cake.md'" in missing.stderr
-    chunk = json.loads(in_process(capsys, "search", "tax", "--json").stdout)["hits"][0]["chunk_id"]
-    by_chunk = json.loads(in_process(capsys, "similar", "--chunk-id", str(chunk), "--json").stdout)
+    chunk = json.loads(run_ingest_here(capsys, "search", "tax", "--json").stdout)["hits"][0]["chunk_id"]
+    by_chunk = json.loads(run_ingest_here(capsys, "similar", "--chunk-id", str(chunk), "--json").stdout)
     assert by_chunk["query"] == f"chunk {chunk}" and "tax/forms.md" not in {h["path"] for h in by_chunk["hits"]}
 
 
@@ -339,7 +328,7 @@ def test_similar_finds_a_file_as_the_mcp_tool_does_in_either_normal_form_and_fro
         "tax/forms.md": "# Tax return\n\nFile the income tax form before the deadline in April."})
     ingest(root, "notes")
     for named in ("café.md", "notes/café/café.md", "café/café.md"):
-        found = in_process(capsys, "similar", named, "--limit", "1")
+        found = run_ingest_here(capsys, "similar", named, "--limit", "1")
         assert found.returncode == 0, (named, found.stderr)
         assert found.stdout.startswith(f"like notes/{nfd}/{nfd}.md (other files, the best passage of each):\n"
                                        " 1. notes/drinks/latte.md"), found.stdout
