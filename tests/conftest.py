@@ -272,7 +272,10 @@ def run_ingest_here(capsys, *args: str) -> subprocess.CompletedProcess:
     it, for tests that ask often where the process is not the point: each process imports again what this one has."""
     from ingest import cli
     capsys.readouterr()  # what the test printed before is not the command's
-    code = cli.main(list(args))
+    try:
+        code = cli.main(list(args))
+    except SystemExit as exit_:  # argparse's errors, as the script's sys.exit(main()) ends with its status
+        code = exit_.code
     said = capsys.readouterr()
     return subprocess.CompletedProcess(["ingest", *args], code, said.out, said.err)
 

@@ -337,7 +337,7 @@ def test_similar_finds_a_file_as_the_mcp_tool_does_in_either_normal_form_and_fro
     assert here.returncode == 0 and here.stdout.startswith("like notes/drinks/latte.md"), here.stderr
 
 
-def test_search_takes_the_date_filters_the_mcp_tool_has(immediate, sift_env, tmp_path):
+def test_search_takes_the_date_filters_the_mcp_tool_has(immediate, sift_env, tmp_path, capsys):
     """The MCP search tool filters by modified_after / modified_before; `ingest search` had no such flags."""
     import os
     from datetime import datetime
@@ -347,7 +347,7 @@ def test_search_takes_the_date_filters_the_mcp_tool_has(immediate, sift_env, tmp
     ingest(root, "notes")
 
     def found(*flags):
-        result = run_ingest(sift_env, "search", "alpha", "--mode", "keyword", *flags)
+        result = run_ingest_here(capsys, "search", "alpha", "--mode", "keyword", *flags)  # six processes took 12 s
         assert result.returncode == 0, result.stderr
         return set(re.findall(r"notes/(\w+\.md)", result.stdout))
     assert found() == {"old.md", "new.md"}
@@ -359,11 +359,13 @@ def test_search_takes_the_date_filters_the_mcp_tool_has(immediate, sift_env, tmp
                                                          "week': give the date itself, counted from today "
                                                          f"({datetime.now().date().isoformat()}): for the last 7 days, "
                                                          "give --modified-after "), bad.stderr
-    crossed = run_ingest(sift_env, "search", "alpha", "--modified-after", "2024-01-01", "--modified-before", "2023-01-01")
+    crossed = run_ingest_here(capsys, "search", "alpha", "--modified-after", "2024-01-01", "--modified-before",
+                              "2023-01-01")
     assert crossed.returncode == 2 and re.fullmatch(  # in its own flags: it said modified_after, modified_before
         r"ingest: error: --modified-after \(2024-01-01 00:00:00\) is later than --modified-before \(2023-01-01 "
         r"00:00:00\): no file can match; swap them or drop one\n", crossed.stderr), crossed.stderr  # local, as given
-    same = run_ingest(sift_env, "search", "alpha", "--modified-after", "2024-03-01", "--modified-before", "2024-03-01")
+    same = run_ingest_here(capsys, "search", "alpha", "--modified-after", "2024-03-01", "--modified-before",
+                           "2024-03-01")
     assert same.returncode == 2 and same.stderr.startswith("ingest: error: --modified-after and --modified-before are "
                                                            "the same moment"), same.stderr
     assert same.stderr.endswith("give --modified-before the day after (2024-03-02)\n"), same.stderr
