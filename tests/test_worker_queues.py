@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, run_ingest, write_tree
+from tests.conftest import REPO, run_ingest, run_ingest_here, write_tree
 
 
 def test_the_home_and_an_embedding_machine_reach_redis_alike(sift_env, redis_url, monkeypatch):
@@ -168,7 +168,7 @@ def test_stats_says_a_queued_scan_waits_behind_another_collections_build(sift_en
 
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("backend", ["sqlite", "redis"])
-def test_an_edit_goes_ahead_of_another_collections_big_build(sift_env, tmp_path, request, backend, worker):
+def test_an_edit_goes_ahead_of_another_collections_big_build(sift_env, tmp_path, request, backend, worker, capsys):
     """A note edited while another collection is built (notes-en: 1,874 files) was searchable only once that whole
     build was done, 22 min later: the watcher queued its rescan only into an empty queue, and a scan went behind
     every job of a build. Now the rescan of a published collection is queued at once and goes first, and so do
@@ -201,7 +201,7 @@ def test_an_edit_goes_ahead_of_another_collections_big_build(sift_env, tmp_path,
         assert "its files are queued behind" not in _section(text, "notes"), text  # its build goes first
         if found["notes"]["building"] is None:
             break
-    hits = run_ingest(env, "search", "kingfishers", "--mode", "keyword")
+    hits = run_ingest_here(capsys, "search", "kingfishers", "--mode", "keyword")  # the test's home: env's
     assert "a.md" in hits.stdout, hits.stdout + hits.stderr
 
     jobs.take()  # then the big build goes on, to the end
@@ -222,7 +222,7 @@ print(sorted(scan["collection"] for scan in waiting.queued()))
 
 
 @pytest.mark.timeout(900)
-def test_the_periodic_rescan_goes_ahead_of_another_collections_big_build(sift_env, tmp_path, worker):
+def test_the_periodic_rescan_goes_ahead_of_another_collections_big_build(sift_env, tmp_path, worker, capsys):
     """The periodic rescan queued nothing while any job waited, so during another collection's big build (notes-en:
     1,874 files, 22 min) no published collection was rescanned by it: an edit the watcher missed waited for the
     whole build. It now follows the watcher's rule: a rescan of a published collection is queued (and goes first),
@@ -247,7 +247,7 @@ def test_the_periodic_rescan_goes_ahead_of_another_collections_big_build(sift_en
         assert periodic.returncode == 0 and periodic.stdout.strip() == "[1]", periodic.stdout + periodic.stderr
     for _ in range(10):  # notes' rescan and its small build go first
         jobs.take(1)
-        if "kingfishers" in run_ingest(env, "search", "kingfishers", "--mode", "keyword").stdout:
+        if "kingfishers" in run_ingest_here(capsys, "search", "kingfishers", "--mode", "keyword").stdout:
             break
     else:
         raise AssertionError("the edit was not searchable after ten jobs")
