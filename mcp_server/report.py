@@ -77,6 +77,7 @@ def _fresh(conn, row) -> dict:
     if aside:  # a big file on its way: the collection is not up to date (its earlier version, if any, answers)
         entry["background"] = [{"path": w["path"], "state": w["state"], "done": w["done"], "total": w["total"],
                                 "text": working.background_said(w), "earlier_version": w["earlier"],
+                                "by_keyword": w["words"],
                                 **({"reason": w["reason"]} if "reason" in w else {})} for w in aside]
     later = progress_reads.deferred(conn, row["published"])
     if later:  # a part of a first build (workers.tasks.first_part): the rest come in its next parts

@@ -88,6 +88,7 @@ class InBackground(TypedDict):
     total: int
     text: str
     earlier_version: bool  # its earlier version answers meanwhile
+    by_keyword: bool  # this version's passages are searchable by keyword already; by meaning once embedded
     reason: NotRequired[str]  # why its job failed for good (state failed)
 
 

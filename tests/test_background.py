@@ -56,35 +56,64 @@ def handed_on(tmp_path, monkeypatch):
     return report, conn, root, big
 
 
-def test_a_big_file_is_embedded_apart_and_published_by_the_next_scan(immediate, sift_env, tmp_path, monkeypatch):
+COPPER = "# Kitchen\n\nThe copper kettle whistles on the stove.\n"  # a word of one passage: BM25 ranks by it
+
+
+def vectors_of(conn, path: str) -> list[tuple]:
+    """(model, text hash, vector) of the cached vectors of the chunks of ``path``'s current version."""
+    return conn.execute("SELECT DISTINCT v.model, v.text_hash, v.vec FROM files f JOIN chunks ch ON ch.file = f.id "
+                        "JOIN vectors v ON v.text_hash = ch.text_hash WHERE f.path = ? AND f.gen_to IS NULL",
+                        (path,)).fetchall()
+
+
+def test_a_big_file_is_searchable_by_keyword_at_once_and_by_meaning_after_its_job(immediate, sift_env, tmp_path,
+                                                                                  monkeypatch, embedder):
+    """The build that hands a big file to the background writes its passages without their vectors: its words
+    are searchable at once (it was not searchable at all until its job and its own build were done), semantic
+    search leaves it out and hybrid finds it by its words meanwhile; the scan the finished job asks for writes it
+    again, every vector cached, and semantic search finds it."""
     from workers import runtime, tasks
     monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
-    root = write_tree(tmp_path / "notes", {"big.md": big_note(40), "small.md": "# Small\n\nThe pelican sings.\n"})
+    root = write_tree(tmp_path / "notes", {"big.md": big_note(40) + COPPER, "small.md": "# Small\n\nThe pelican sings.\n"})
     index = Path(sift_env["SIFT_HOME"]) / "index.db"
     report = ingest(root)
     first = report["published"]["id"]
     assert paths(index, "pelican") == {"small.md"}
-    assert paths(index, "walrus") == set(), "the big file is not in the build that handed it on"
+    assert paths(index, "copper") == {"big.md"}, "its words are searchable in the build that handed it on"
     conn = runtime.index()
-    skipped = {r["path"]: r for r in progress_reads.progress_rows(conn, first)}["big.md"]
-    assert (skipped["state"], skipped["stage"]) == ("skipped", "chunk"), dict(skipped)
-    assert "embedded in the background" in skipped["reason"], dict(skipped)
+    # in immediate mode its job has run to its end as it was queued: its vectors are taken out of the cache, as
+    # before the job embeds them, and put back, as the job does, once a search has read the published rows
+    held = vectors_of(conn, "big.md")
+    conn.executemany("DELETE FROM vectors WHERE model = ? AND text_hash = ?", [row[:2] for row in held])
+    engine = Engine(index, lambda: embedder)
+    assert {h.path for h in engine.search("walrus travels", limit=50, mode="semantic").hits} == {"small.md"}, \
+        "no vector of it yet: semantic search leaves it out"
+    assert "big.md" in {h.path for h in engine.search("copper kettle", limit=50, mode="hybrid").hits}, \
+        "hybrid search finds it by its words"
+    conn.executemany("INSERT INTO vectors(model, text_hash, vec) VALUES (?, ?, ?)", held)
+    written = {r["path"]: r for r in progress_reads.progress_rows(conn, first)}["big.md"]
+    assert (written["stage"], written["state"], written["embedded"]) == ("write", "done", 0), dict(written)
     [c] = json.loads(run_ingest(sift_env, "stats", "--json").stdout)["collections"]
     assert c["published"]["failures"] == [], "in the background, not among the generation's failures or skipped"
     [aside] = c["background"]
-    assert (aside["path"], aside["state"], aside["done"]) == ("big.md", "done", aside["total"]), aside
+    assert (aside["path"], aside["state"], aside["done"], aside["words"]) == ("big.md", "done", aside["total"], True)
     said = run_ingest(sift_env, "stats").stdout
-    assert f"in the background: big.md: its {aside['total']:,} chunks are embedded; its build reads it next" in said
+    assert f"in the background: big.md: its {aside['total']:,} chunks are embedded; searchable by keyword; by " \
+           "meaning once its build reads it, next" in said, said
     assert "failed or skipped" not in said, said
 
     collection = collection_reads.get_collection(conn, report["id"])
     tasks.discover(collection["id"])  # the scan the finished job asked for (remembered: the build was under way)
     second = collection_reads.get_collection(conn, report["id"])["published"]
-    assert second > first
+    assert second > first, "the file unchanged since its words were published is read again for its vectors"
     assert paths(index, "walrus") == {"big.md"} and paths(index, "pelican") == {"small.md"}
+    assert "big.md" in {h.path for h in engine.search("walrus travels", limit=50, mode="semantic").hits}, \
+        "its vectors join once its build reads it, also for an engine that read its rows before them"
     assert embedded_in(conn, second) == 0, "its build found every vector cached"
     assert work_reads.background(conn, collection["id"]) == [], "the row goes once a build reads the file"
     assert "in the background" not in run_ingest(sift_env, "stats").stdout
+    tasks.discover(collection["id"])
+    assert collection_reads.get_collection(conn, report["id"])["published"] == second, "and it is not read again"
 
 
 def test_a_build_with_a_new_model_keeps_the_big_file_in_it(immediate, sift_env, tmp_path, monkeypatch,
@@ -329,6 +358,13 @@ def poll(check, worker, what: str):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def vectored(conn, path: str) -> bool:
+    """Whether the current version of ``path`` is written and every chunk of it has a vector."""
+    return conn.execute("SELECT count(*) > 0 AND count(*) = count(v.text_hash) FROM files f "
+                        "JOIN chunks ch ON ch.file = f.id LEFT JOIN vectors v ON v.text_hash = ch.text_hash "
+                        "WHERE f.path = ? AND f.gen_to IS NULL", (path,)).fetchone()[0] == 1
+
+
 def embedding_now(conn, collection_id: int, done: int) -> None:
     """big.md's job (whichever token it holds) at ``done`` chunks, its worker this live process: as a worker shows
     it mid-job (in immediate mode the job has run to its end as it was queued)."""
@@ -341,7 +377,8 @@ def test_a_big_file_in_the_background_is_pending_in_freshness_and_listing(immedi
                                                                          servers):
     """While a big file is embedded in the background, search's freshness line (MCP) said the collection was 'up
     to date', and list_files (MCP and ``ingest files``) showed the file 'skipped', read as never to be indexed: both
-    say it is on its way, how far, and (once it had a version) that its earlier version answers meanwhile."""
+    say it is searchable by keyword and by meaning once embedded, how far; a version its build did not write
+    (handed on by hand here, as a build before keyword-first did) is pending, its earlier version answering."""
     from workers import tasks
     from tests.test_mcp_server import call, run, text
     monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
@@ -359,22 +396,29 @@ def test_a_big_file_in_the_background_is_pending_in_freshness_and_listing(immedi
         return run(scenario)
     said, listed = searched_and_listed("pelican", sort="path")
     [freshness] = [line for line in said.splitlines() if line.startswith("freshness:")] or [said]
-    assert "big.md being embedded in the background (12 of 40 chunks), searchable when done" in freshness, freshness
+    by_words = "big.md searchable by keyword; by meaning when embedded (12 of 40 chunks)"
+    assert by_words in freshness, freshness
     assert "up to date" not in freshness and "nothing being built" not in freshness, freshness
     big = next(f for f in listed["files"] if f["path"] == "notes/big.md")
-    assert (big["state"], big["reason"]) == \
-        ("pending", "big.md being embedded in the background (12 of 40 chunks), searchable when done"), big
+    assert (big["state"], big["reason"]) == ("indexed", by_words), big
     files = run_ingest(sift_env, "files").stdout
-    assert "pending: big.md being embedded in the background (12 of 40 chunks)" in files, files
+    assert by_words in files, files
     stats = run_ingest(sift_env, "stats").stdout
     assert "in the background: embedding big.md" in stats and "big.md: skipped" not in stats, stats
+    assert "12 of 40 chunks; searchable by keyword; by meaning when embedded" in stats, stats
     searched = run_ingest(sift_env, "search", "pelican").stdout
-    assert "note: notes: big.md being embedded in the background (12 of 40 chunks), searchable when done" in searched, \
-        searched
+    assert f"note: notes: {by_words}" in searched, searched
 
     embedding_now(conn, report["id"], 40)
-    tasks.discover(report["id"])  # its build: published; then a new version of it, handed on again
-    (root / "big.md").write_text(big_note(41, "seal"))  # every chunk new: none cached
+    tasks.discover(report["id"])  # its build: published with its vectors; then a new version of it, handed on
+    big_file = root / "big.md"  # by hand, its row waiting: as a build before keyword-first handed it on, unwritten
+    big_file.write_text(big_note(41, "seal"))
+    from search.index import store
+    from search.index.remembered import Basis
+    from workers import runtime
+    st = big_file.stat()
+    store.begin_background(conn, report["id"], "big.md", Basis(st.st_size, st.st_mtime, st.st_ctime,
+                           tasks._settings_print(runtime.model_id(), "big.md")), st.st_size, 41, 2.0)
     tasks.discover(report["id"])
     embedding_now(conn, report["id"], 20)
 
@@ -497,7 +541,8 @@ def test_a_failed_background_job_is_a_visible_failure_until_the_file_changes_or_
     retried = run_ingest(sift_env, "retry-failed")
     assert "big.md  (failed at embed: in the background: embed_in_background failed: " in retried.stdout, \
         retried.stdout + retried.stderr
-    assert work_reads.background(conn, report["id"]) == [], "retry-failed forgets the failed row"
+    [row] = work_reads.background(conn, report["id"])
+    assert row["failed"] is None and row["pid"] == working.NO_PROCESS, "retry-failed makes the job a lost one"
     tasks.discover(report["id"])  # the scan it queued: big.md read again, handed on again, embedded (immediate)
     [row] = work_reads.background(conn, report["id"])
     assert row["since"] != 1.0 and row["failed"] is None and row["done"] == row["total"], dict(row)
@@ -527,6 +572,65 @@ def test_a_failed_background_job_is_a_visible_failure_until_the_file_changes_or_
     tasks.discover(report["id"])
     [row] = work_reads.background(conn, report["id"])
     assert row["since"] != 2.0 and row["failed"] is None, dict(row)
+
+
+def test_a_big_file_keeps_its_words_when_its_job_is_lost_or_fails(immediate, sift_env, tmp_path, monkeypatch):
+    """The passages its build wrote stay searchable by keyword whatever becomes of its job. A job lost with its
+    worker: the scan reads the file, unchanged since its words were published, again (its row forgotten, it was
+    left without vectors until it changed). A job failed for good: scans leave it so (no scan-job loop), stats
+    and search say it is searchable by keyword, not by meaning; ``ingest retry-failed`` reads it again."""
+    from search.index import store
+    from workers import tasks
+    monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
+    root = write_tree(tmp_path / "notes", {"big.md": big_note(40) + COPPER, "small.md": "# Small\n\nThe pelican.\n"})
+    index = Path(sift_env["SIFT_HOME"]) / "index.db"
+    report = ingest(root)
+    conn = db.connect(index)
+
+    def written_by_last_build() -> bool:
+        gen = collection_reads.get_collection(conn, report["id"])["published"]
+        row = {r["path"]: r for r in progress_reads.progress_rows(conn, gen)}.get("big.md")
+        return row is not None and (row["stage"], row["state"]) == ("write", "done")
+
+    [row] = work_reads.background(conn, report["id"])
+    assert store.background_progress(conn, report["id"], "big.md", row["since"], 7, os.getpid())  # at work
+    (root / "small.md").write_text("# Small\n\nThe heron.\n")
+    tasks.discover(report["id"])  # a scan while its job works: the file, unchanged, is left to it
+    assert paths(index, "heron") == {"small.md"} and not written_by_last_build()
+    gen = collection_reads.get_collection(conn, report["id"])["published"]
+    assert "big.md" not in {r["path"] for r in progress_reads.progress_rows(conn, gen)}, \
+        "not said skipped: its passages are published"
+    assert [r["since"] for r in work_reads.background(conn, report["id"])] == [row["since"]], "its job goes on"
+
+    dead = os.fork()
+    if dead == 0:
+        os._exit(0)
+    os.waitpid(dead, 0)
+    assert store.background_progress(conn, report["id"], "big.md", row["since"], 7, dead)  # its worker killed
+    assert "big.md: its worker stopped after 7 of 41 chunks; searchable by keyword" in run_ingest(sift_env,
+                                                                                                   "stats").stdout
+    before = collection_reads.get_collection(conn, report["id"])["published"]
+    tasks.discover(report["id"])  # reads it again: every vector cached (immediate mode), written with them
+    assert collection_reads.get_collection(conn, report["id"])["published"] > before and written_by_last_build()
+    assert work_reads.background(conn, report["id"]) == [] and paths(index, "copper") == {"big.md"}
+
+    (root / "big.md").write_text(big_note(41, "seal") + COPPER)  # a new version, handed on: its job fails for good
+    tasks.discover(report["id"])
+    [row] = work_reads.background(conn, report["id"])
+    failed_job(conn, report["id"], since=row["since"])
+    gen = collection_reads.get_collection(conn, report["id"])["published"]
+    tasks.discover(report["id"])
+    assert collection_reads.get_collection(conn, report["id"])["published"] == gen, "left failed: no generation"
+    assert paths(index, "copper") == {"big.md"}, "its words stay searchable"
+    said = run_ingest(sift_env, "stats").stdout
+    assert f"big.md: embedding its {row['total']} chunks failed: embed_in_background failed: " in said and \
+        "; searchable by keyword, not by meaning; tried again when the file changes" in said, said
+    [note] = working.background_notes(conn)
+    assert note.startswith("notes: big.md searchable by keyword, not by meaning: embedding it failed ("), note
+    run_ingest(sift_env, "retry-failed")
+    tasks.discover(report["id"])  # the scan it queued: read again, written with its vectors (all cached)
+    assert collection_reads.get_collection(conn, report["id"])["published"] > gen and written_by_last_build()
+    assert work_reads.background(conn, report["id"]) == []
 
 
 def test_a_worker_killed_while_loading_the_model_leaves_a_lost_job(immediate, sift_env, tmp_path, monkeypatch):
@@ -641,10 +745,12 @@ def test_ctrl_c_stops_a_background_embedding_at_its_next_slice_and_the_next_star
         said = run_ingest(env, "stats").stdout
         assert f"big.md waits for a worker to embed the rest of its {row['total']:,} chunks ({row['done']:,} " \
                "done)" in said, said
-        assert paths(index, "narwhal") == set() and paths(index, "pelican") == {"small.md"}
+        assert paths(index, "narwhal") == {"big.md"} and paths(index, "pelican") == {"small.md"}, \
+            "searchable by its words meanwhile"
+        assert not vectored(conn, "big.md")
         worker.stop()
         worker = Consumer(env, 2, tmp_path / "consumer-2.log")
-        poll(lambda: paths(index, "narwhal") == {"big.md"}, worker, "the big file searchable")
+        poll(lambda: vectored(conn, "big.md"), worker, "the big file searchable by meaning")
         assert f"big.md: the worker is stopping: {row['done']} chunks of {row['total']} embedded and kept" in \
             (tmp_path / "consumer.log").read_text()
         assert "interrupted" not in (tmp_path / "consumer-2.log").read_text(), "the paused job was taken as lost"

@@ -277,6 +277,12 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     in_background, stale = _in_background(conn, collection_id, plan, found, _settings_prints(model),
                                           None if scope is None else scope.paths)
     carried.update(in_background)
+    # a big file whose build wrote its passages without their vectors, its job no longer going on (done, lost, its
+    # file touched): read again, its build writes it with the vectors cached (or hands it on again)
+    freed_paths = {f.path for f in freed}
+    plan.changes.update(dict.fromkeys((r["path"] for r in stale if r["path"] in known and r["path"] not in
+                                       plan.changes and r["path"] not in freed_paths and r["path"] not in carried),
+                                      "changed"))
     # a refused link that was indexed before stays 'deleted' (its old version is retired), and is skipped
     refused_before = _refused_as_before(conn, collection["published"], unnamable)
     changes = {**{p: AS_BEFORE if p in refused_before else "added" for p in unnamable}, **plan.changes}
@@ -569,9 +575,12 @@ def _in_background(conn, collection_id: int, plan, found: list[FoundFile], setti
             continue
         failed = working.failed(row)
         running = not failed and row["done"] < row["total"] and (row["pid"] is None or working.alive(row["pid"]))
-        if (running or failed) and file is not None and plan.changes.get(path, "deleted") != "deleted" and \
-                Basis(file.size, file.mtime, file.ctime, settings_print(path)) == \
-                Basis(row["size"], row["mtime"], row["ctime"], row["settings"]):
+        holds = (running or failed) and file is not None and plan.changes.get(path) != "deleted" and \
+            Basis(file.size, file.mtime, file.ctime, settings_print(path)) == \
+            Basis(row["size"], row["mtime"], row["ctime"], row["settings"])
+        if holds and path not in plan.changes:
+            continue  # its passages are published, without their vectors: searchable by keyword; left to its job
+        if holds:  # the build that handed it on did not write it (one before this version): skipped, as before
             carried[path] = Outcome("chunk", "failed", background_failed(failed)) if failed else \
                 Outcome("chunk", "skipped", in_background(row["total"]))
         else:
@@ -820,7 +829,7 @@ def chunk(batch: Batch) -> None:
     if batch.model:
         cached = vector_reads.cached_hashes(conn, batch.model, _all_hashes(batch))
         _plan_embedding(batch, cached, embedding_texts)
-        skipped.update(_to_background(conn, batch, settings, cached, embedding_texts))
+        _to_background(conn, batch, settings, cached, embedding_texts)
     _record_trouble(batch, "chunk", skipped, failed, lasting)
     counts = {p: (len(rows), None) for p, rows in batch.chunks.items()}
     if not batch.to_embed:
@@ -849,35 +858,33 @@ def _kept_cut(conn, batch: Batch, settings_print) -> dict[str, list]:
     return found
 
 
-def _to_background(conn, batch: Batch, settings, cached: set[str], embedding_texts: dict[str, str]) -> dict[str, str]:
-    """Hand each file of the batch with more than SIFT_BACKGROUND_CHUNKS chunks to embed to a job of its own
-    (``embed_in_background``), taking it out of the batch; returns path → why it is skipped in this generation.
-    Embedding a 4 MB note takes a quarter of an hour, and its build held back every later edit of the collection
-    for as long: the generation now publishes the other files, and the big one follows in a build of its own,
-    which finds its vectors cached. Not with SIFT_EMBED_REMOTE (this machine embeds nothing then), nor in a build
-    with another model than the published generation's: that one would answer without vectors for the big file's
-    earlier version."""
+def _to_background(conn, batch: Batch, settings, cached: set[str], embedding_texts: dict[str, str]) -> None:
+    """Hand the chunks to embed of each file of the batch with more than SIFT_BACKGROUND_CHUNKS of them to a job
+    of its own (``embed_in_background``). Embedding a 4 MB note takes a quarter of an hour, and its build held back
+    every later edit of the collection for as long: the generation now publishes the other files, and the big one
+    with its passages but without the vectors it lacks, searchable by keyword at once (it was not searchable at
+    all for those 15-20 min, nor its words, which take seconds to index); once its job is done, a build of its own
+    writes it again, finding every vector cached. Not with SIFT_EMBED_REMOTE (this machine embeds nothing then),
+    nor in a build with another model than the published generation's: that one would answer without vectors for
+    every file."""
     most = settings.background_chunks
     big = [p for p in batch.parsed if most and batch.embedded.get(p.path, 0) > most]
     if not big or settings.embed_remote or (collection_reads.get_collection(conn, batch.collection)["published"] is not None
                                             and collection_reads.published_model(conn, batch.collection) != batch.model):
-        return {}
-    settings_print, reasons = _settings_prints(batch.model), {}
+        return
+    settings_print = _settings_prints(batch.model)
     for parsed in big:
-        rows = batch.chunks.pop(parsed.path)
+        rows = batch.chunks[parsed.path]  # written by this build all the same: its words are searchable at once
         texts = {r.text_hash: embedding_texts[r.text_hash] for r in rows if r.text_hash not in cached}
         since = time.time()
         store.keep_cut(conn, batch.collection, parsed.path, parsed.sha256, settings_print(parsed.path), rows)
         store.begin_background(conn, batch.collection, parsed.path, Basis(parsed.size, parsed.mtime, parsed.ctime,
                                settings_print(parsed.path)), parsed.size, len(texts), since)
         embed_in_background(Background(batch.collection, parsed.path, batch.model, texts, since))
-        reasons[parsed.path] = in_background(len(texts))
-        log.info("generation %s: %s has %d chunks to embed: embedding them in the background", batch.gen,
-                 parsed.path, len(texts))
-    batch.parsed = [p for p in batch.parsed if p.path in batch.chunks]
+        log.info("generation %s: %s has %d chunks to embed: embedding them in the background; its passages are "
+                 "written now, searchable by keyword", batch.gen, parsed.path, len(texts))
     batch.to_embed, batch.embedded = {}, {}
-    _plan_embedding(batch, cached, embedding_texts)
-    return reasons
+    _plan_embedding(batch, cached, embedding_texts, apart={p.path for p in big})
 
 
 def _ticking(counter, work: Work):
@@ -1266,8 +1273,13 @@ def _all_hashes(batch: Batch) -> list[str]:
     return [row.text_hash for rows in batch.chunks.values() for row in rows]
 
 
-def _plan_embedding(batch: Batch, cached: set[str], embedding_texts: dict[str, str]) -> None:
+def _plan_embedding(batch: Batch, cached: set[str], embedding_texts: dict[str, str], apart=frozenset()) -> None:
+    """What the batch embeds: its chunks' texts the cache lacks, but those of the files in ``apart``, which a job
+    of their own embeds (written without those vectors meanwhile)."""
     for path, rows in batch.chunks.items():
+        if path in apart:
+            batch.embedded[path] = 0
+            continue
         fresh = 0
         for row in rows:
             if row.text_hash not in cached and row.text_hash not in batch.to_embed:

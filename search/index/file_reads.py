@@ -191,6 +191,13 @@ def indexed_file(conn: sqlite3.Connection, collection_id: int, path: str) -> boo
     return row is not None
 
 
+def indexed_stat(conn: sqlite3.Connection, collection_id: int, path: str) -> tuple[int, float] | None:
+    """(size, mtime) of the collection's current version of ``path`` (relative), or None: one seek."""
+    row = conn.execute("SELECT size, mtime FROM files WHERE collection = ? AND gen_to IS NULL AND path = ? LIMIT 1",
+                       (collection_id, path)).fetchone()
+    return None if row is None else (row[0], row[1])
+
+
 def indexed_under(conn: sqlite3.Connection, collection_id: int, folder: str) -> bool:
     """Whether the collection has a current file version below ``folder`` (relative, no trailing '/')."""
     row = conn.execute("SELECT 1 FROM files WHERE collection = ? AND gen_to IS NULL AND path > ? "

@@ -383,13 +383,16 @@ def fail_background(conn, collection_id: int, path: str, since: float, reason: s
 
 
 def retry_background(conn, collection_id: int) -> list[str]:
-    """Forget the collection's failed background rows (``ingest retry-failed``): the next scan reads their files
-    again and hands them on again. Returns their paths. (No ``RETURNING``: SQLite before 3.35, which a Python
-    3.10 built on Debian 11 links, refuses it, and nothing else here needs so new a SQLite.)"""
+    """The collection's failed background rows (``ingest retry-failed``) become lost jobs (``stop_background``):
+    the next scan reads their files again and hands them on again, also one whose passages are published already
+    (searchable by keyword), which a forgotten row left without vectors until it changed. Returns their paths. (No
+    ``RETURNING``: SQLite before 3.35, which a Python 3.10 built on Debian 11 links, refuses it, and nothing else
+    here needs so new a SQLite.)"""
     with transaction(conn):
         paths = [r[0] for r in conn.execute("SELECT path FROM background WHERE collection = ? AND failed IS NOT NULL",
                                             (collection_id,)).fetchall()]
-        conn.execute("DELETE FROM background WHERE collection = ? AND failed IS NOT NULL", (collection_id,))
+        conn.execute("UPDATE background SET failed = NULL, pid = ? WHERE collection = ? AND failed IS NOT NULL",
+                     (NO_PROCESS, collection_id))
     return paths
 
 

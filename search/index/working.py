@@ -35,10 +35,19 @@ def in_background(conn, collection_id: int) -> list[dict]:
             else "embedding" if alive(r["pid"]) else "stopped"
         found.append({"stage": "embed", "path": r["path"], "files": 1, "bytes": r["bytes"],
                       "seconds": round(now - r["since"], 1), "done": r["done"], "total": r["total"], "state": state,
-                      "earlier": file_reads.indexed_file(conn, collection_id, r["path"])})
+                      **_indexed_as(conn, collection_id, r)})
         if reason:
             found[-1]["reason"] = reason
     return found
+
+
+def _indexed_as(conn, collection_id: int, row) -> dict:
+    """``words``: the file's current version is the one its job embeds (its build wrote its passages without
+    their vectors: searchable by keyword at once, by meaning once the job is done and its build reads it); else
+    ``earlier``: whether an earlier version of it answers."""
+    stat = file_reads.indexed_stat(conn, collection_id, row["path"])
+    words = stat is not None and stat == (row["size"], row["mtime"])
+    return {"words": words, "earlier": stat is not None and not words}
 
 
 def failed(row) -> str | None:
@@ -61,7 +70,24 @@ def background_text(work: dict) -> str:
                        "the next scan hands it on again",
             "failed": f"{work['path']}: embedding its {work['total']:,} chunks failed: {work.get('reason')}; "
                       f"{'its earlier version answers; ' if work.get('earlier') else ''}{AGAIN}"}
+    if work.get("words"):  # its passages are searchable by their words already
+        said = {**said, **_by_words_text(work, waiting)}
     return f"in the background: {said[work['state']]}"
+
+
+def _by_words_text(work: dict, waiting: str) -> dict[str, str]:
+    """``background_text`` of a file whose passages are written already, their vectors to come."""
+    return {"embedding": f"{text(work)}; {BY_KEYWORD}; by meaning when embedded",
+            "waiting": f"{work['path']} waits for a worker to embed {waiting}; {BY_KEYWORD}; by meaning when embedded",
+            "done": f"{work['path']}: its {work['total']:,} chunks are embedded; {BY_KEYWORD}; by meaning once "
+                    "its build reads it, next",
+            "stopped": f"{work['path']}: its worker stopped after {work['done']:,} of {work['total']:,} chunks; "
+                       f"{BY_KEYWORD}; by meaning once the next scan hands it on again",
+            "failed": f"{work['path']}: embedding its {work['total']:,} chunks failed: {work.get('reason')}; "
+                      f"{BY_KEYWORD}, not by meaning; {AGAIN}"}
+
+
+BY_KEYWORD = "searchable by keyword"
 
 
 def background_state(work: dict) -> str:
@@ -76,6 +102,13 @@ def background_state(work: dict) -> str:
             "stopped": f"stopped being embedded in the background after {work['done']:,} of {work['total']:,} "
                        "chunks (its worker stopped before the end); the next scan hands it on again",
             "failed": f"failed to be embedded in the background ({work.get('reason')}); {AGAIN}"}
+    if work.get("words"):  # 'big.md searchable by keyword; by meaning when embedded (1,200 of 3,540 chunks)'
+        said = {state: f"{BY_KEYWORD}; by meaning when embedded ({work['done']:,} of {work['total']:,} chunks)"
+                for state in ("embedding", "waiting", "done")}
+        said["done"] = f"{BY_KEYWORD}; by meaning once its build reads its {work['total']:,} embedded chunks"
+        said["stopped"] = (f"{BY_KEYWORD}; by meaning once the next scan hands it on again (its worker stopped "
+                           f"after {work['done']:,} of {work['total']:,} chunks)")
+        said["failed"] = f"{BY_KEYWORD}, not by meaning: embedding it failed ({work.get('reason')}); {AGAIN}"
     return f"{work['path']} {said[work['state']]}"
 
 

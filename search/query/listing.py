@@ -253,7 +253,9 @@ def _entries(conn, rows) -> list[dict]:
                     if work else entry["reason"]
         if entry["state"] in ("skipped", "indexed", "failed"):  # its earlier version, if any, answers meanwhile
             work = _in_background(conn, r["collection"], r["path"], aside)
-            if work is not None:
+            if work is not None and work["words"]:  # its passages written, their vectors to come
+                entry["reason"] = working.background_said(work)
+            elif work is not None:
                 entry["state"] = "failed" if work["state"] == "failed" else "pending"
                 entry["reason"] = working.background_said(work)
         if r["stood_for"] is not None:
