@@ -38,6 +38,17 @@ def at_priorities(path: str, name: str, priorities: tuple[int, int]) -> list:
     return _read(path, AT_PRIORITIES, _params(name, priorities))
 
 
+# Whether any job waits at either priority: the stats' test before huey is imported to read the scans. One row of
+# huey's index on (priority, id), where AT_PRIORITIES counts, for each job found, the jobs of the whole queue ahead
+ANY_AT_PRIORITIES = "SELECT EXISTS (SELECT 1 FROM task WHERE queue = :queue AND priority IN (:first, :second))"
+
+
+def any_at_priorities(path: str, name: str, priorities: tuple[int, int]) -> bool:
+    """Whether queue ``name`` holds a job at either of ``priorities``, read without writing."""
+    rows = _read(path, ANY_AT_PRIORITIES, _params(name, priorities))
+    return bool(rows and rows[0][0])
+
+
 def _params(name: str, priorities: tuple[int, int]) -> dict:
     return {"queue": name, "first": priorities[0], "second": priorities[1]}
 

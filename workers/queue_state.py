@@ -108,12 +108,13 @@ def models_at_work(seen, left_out: str | None = None) -> dict:
 
 def scans_waiting(settings) -> list[dict]:
     """The scans waiting in the queue (workers.waiting.queued). Read without huey, a queue holding no job at a
-    scan's priorities has none; one that holds some has its jobs read by huey."""
+    scan's priorities has none (asked whether one exists: the jobs' count ahead of each is huey's to read, not twice);
+    one that holds some has its jobs read by huey."""
     if read_directly(settings):
         if immediate():
             return []
         priorities = (SCAN_PRIORITY, SCAN_PRIORITY + URGENT)
-        if not queue_reader.at_priorities(str(settings.queue_path), QUEUE_NAME, priorities):
+        if not queue_reader.any_at_priorities(str(settings.queue_path), QUEUE_NAME, priorities):
             return []
     from workers import waiting
     return waiting.queued()
