@@ -99,6 +99,34 @@ def test_dropboxs_copy_of_a_folder_is_a_conflict_copy_of_each_note_in_it(immedia
     assert original_of("Notes (conflict)/a.md") is None and original_of("(Selective Sync Conflict)/a.md") is None
 
 
+def test_a_copy_inside_dropboxs_copy_of_a_folder_folds_into_the_original_folders_note(immediate, tmp_path, embedder):
+    """'Notes (Selective Sync Conflict)/plan (1).md' was taken for the copy of 'Notes (Selective Sync Conflict)/
+    plan.md', itself a copy: its passages went on the page (that note's were folded into 'Notes/plan.md') or were
+    named on a copy's hit. It is folded into 'Notes/plan.md' where the index holds it, into the copied folder's
+    'plan.md' where it does not."""
+    from search.query import copies
+    plan = "# Plan\n\nMove the greenhouse seedlings outside after the last frost in May.\n"
+    root = write_tree(tmp_path / "notes", {
+        "Notes/plan.md": plan,
+        "Notes (Selective Sync Conflict)/plan.md": plan,
+        "Notes (Selective Sync Conflict)/plan (1).md": plan,
+        "Old (Selective Sync Conflict)/plan.md": plan,  # Old/plan.md is not indexed
+        "Old (Selective Sync Conflict)/plan (1).md": plan,
+    })
+    engine = indexed_engine(root, "notes", embedder)
+    hits = engine.search("greenhouse seedlings frost", mode="keyword").hits
+    assert sorted(hit.path for hit in hits) == ["Notes/plan.md", "Old (Selective Sync Conflict)/plan.md"], hits
+    by_path = {hit.path: hit for hit in hits}
+    assert sorted(by_path["Notes/plan.md"].conflict_copies) == [
+        "notes/Notes (Selective Sync Conflict)/plan (1).md", "notes/Notes (Selective Sync Conflict)/plan.md"]
+    assert by_path["Old (Selective Sync Conflict)/plan.md"].conflict_copies == [
+        "notes/Old (Selective Sync Conflict)/plan (1).md"]
+    assert copies.original_of("Notes (Selective Sync Conflict)/plan (1).md") == "Notes/plan.md"
+    assert copies.originals("Notes (Selective Sync Conflict)/plan (1).md") == [
+        "Notes/plan.md", "Notes (Selective Sync Conflict)/plan.md"]
+    assert copies.originals("Notes/plan (1).md") == ["Notes/plan.md"] and copies.originals("Notes/plan.md") == []
+
+
 def test_a_conflict_copy_is_searchable_but_folded_into_its_notes_hit(immediate, tmp_path, embedder):
     """Dropbox's copy of a note holds its text: a search gave both, at the same score, two of the page's places for
     one note. The copy's passages are now left off when the note ranks too, and the note's hit names the copy; a

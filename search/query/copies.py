@@ -34,11 +34,32 @@ NUMBERED = re.compile(r"^(?P<stem>.*[^ ]) (?:[2-9]|[1-9]\d)(?P<ext>\.[^./ ]+)?$"
 
 
 def original_of(path: str) -> str | None:
-    """The path of the note ``path`` is a sync conflict copy of (same folder, same extension), or None."""
+    """The path of the note ``path`` is a sync conflict copy of (same folder, same extension; a copy inside
+    Dropbox's copy of a folder, 'Notes (Selective Sync Conflict)/plan (1).md', copies the original folder's note,
+    'Notes/plan.md'), or None."""
+    named = _named_original(path)
+    if named is None:
+        return _in_original_folder(path)
+    return _in_original_folder(named) or named
+
+
+def originals(path: str) -> list[str]:
+    """The notes ``path`` may be folded into, the first original first: ``original_of``'s, then, for a copy of a
+    note inside Dropbox's copy of a folder, the note so named in that folder ('Notes (Selective Sync Conflict)/
+    plan.md', itself a copy), which takes its copies where the index does not hold the original ('Notes/plan.md')."""
+    original = original_of(path)
+    if original is None:
+        return []
+    named = _named_original(path)
+    return [original] if named is None or named == original else [original, named]
+
+
+def _named_original(path: str) -> str | None:
+    """The note of the same folder whose copy ``path``'s name says it is ('plan (1).md': 'plan.md'), or None."""
     folder, slash, name = path.rpartition("/")
     match = COPY.match(name)
     if not match or match["stem"].startswith("."):
-        return _in_original_folder(path)
+        return None
     return f"{folder}{slash}{match['stem']}{match['ext'] or ''}"
 
 
@@ -79,13 +100,16 @@ def fold(ranked: list, where: list[tuple[str, str]], held, texts, query: str,
     the query's words search does not look up (a question's framing, common words: engine's ``common_words``), which
     keep no copy: 'how do I feed the starter?' kept a copy whose edit said 'I do it', as holding 'i' and 'do'."""
     ranking = set(where)
-    folding = [i for i, (collection, path) in enumerate(where)
-               if (original := original_of(path)) is not None and (collection, original) in ranking]
+
+    def ranking_original(collection: str, path: str) -> str | None:  # the first of its originals that ranks
+        return next((o for o in originals(path) if (collection, o) in ranking), None)
+
+    folding = [i for i, place in enumerate(where) if ranking_original(*place) is not None]
     asked = set(WORD.findall(query.casefold())) - set(skip)
     text: dict = {}
     if folding and asked:  # only a copy whose original ranks, and the original's passages, are read
-        originals = {(where[i][0], original_of(where[i][1])) for i in folding}
-        text = texts([item[0] for item, place in zip(ranked, where) if place in originals]
+        into = {(where[i][0], ranking_original(*where[i])) for i in folding}
+        text = texts([item[0] for item, place in zip(ranked, where) if place in into]
                      + [ranked[i][0] for i in folding])
     found: dict[tuple[str, str], set] = {}  # (collection, path): the query's words its ranked passages hold
     for item, place in zip(ranked, where):
@@ -94,8 +118,10 @@ def fold(ranked: list, where: list[tuple[str, str]], held, texts, query: str,
     alone: dict[tuple[str, str], tuple[str, bool]] = {}
     kept = []
     for item, (collection, path) in zip(ranked, where):
-        original = original_of(path)
-        ranks = original is not None and (collection, original) in ranking
+        original = ranking_original(collection, path)
+        ranks = original is not None
+        if not ranks:  # named as the copy of the first of its originals the index holds
+            original = next((o for o in originals(path) if held(collection, o)), None)
         own = ranks and asked.intersection(WORD.findall(text.get(item[0], "").casefold())) - found[
             (collection, original)]
         if ranks and not own:
@@ -103,7 +129,7 @@ def fold(ranked: list, where: list[tuple[str, str]], held, texts, query: str,
             if f"{collection}/{path}" not in names:
                 names.append(f"{collection}/{path}")
             continue
-        if ranks or (original is not None and held(collection, original)):
+        if original is not None:
             alone[(collection, path)] = (f"{collection}/{original}", ranks)
         kept.append(item)
     return kept, folded, alone
