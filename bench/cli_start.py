@@ -10,7 +10,7 @@ the waited child) and the heavy modules it loaded. An empty Python start is time
 With --base DIR (another checkout of Sift, e.g. a clone of an older commit), every run times the base's command
 and this one's in turn, on the same home, and prints both and the ratio base / this.
 
-    .venv/bin/python bench/cli_start.py [--base DIR] [--runs 5] [--files 12]
+    .venv/bin/python bench/cli_start.py [--base DIR] [--runs 5] [--files 12] [--only search]
 """
 from __future__ import annotations
 
@@ -93,6 +93,8 @@ def main() -> int:
     parser.add_argument("--base", type=Path, help="another checkout of Sift to compare with")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--files", type=int, default=12, help="small notes indexed")
+    parser.add_argument("--only", help="time only the commands whose name holds this ('search': on a big index, "
+                                       "with SIFT_EMBEDDINGS=off to build it without the model)")
     args = parser.parse_args()
     home = fresh_home("cli-start")
     root = build(home, args.files)
@@ -101,7 +103,8 @@ def main() -> int:
     env = {k: v for k, v in os.environ.items() if k != "SIFT_QUEUE_IMMEDIATE"}
     cpu: dict[str, dict[str, list[float]]] = {name: {c: [] for c in COMMANDS} for name in checkouts}
     heavy: dict[str, dict[str, list[str]]] = {name: {} for name in checkouts}
-    for command, argv in COMMANDS.items():
+    commands = {c: a for c, a in COMMANDS.items() if args.only is None or args.only in c or a is None}
+    for command, argv in commands.items():
         argv = None if argv is None else [str(root) if a == "NOTES" else a for a in argv]
         there = dict(env, SIFT_HOME=str(empty if "no index" in command else home))
         for name, checkout in checkouts.items():
@@ -114,7 +117,7 @@ def main() -> int:
                 cpu[name][command].append(run(checkout, argv, there))
     print(f"ingest commands' start, {args.files} small notes indexed, SIFT_MODEL={os.environ.get('SIFT_MODEL')}, "
           f"CPU seconds of a run, median of {args.runs} (load: {os.getloadavg()[0]:.2f})")
-    for command in COMMANDS:
+    for command in commands:
         values = {name: median(cpu[name][command]) for name in checkouts}
         line = "  ".join(f"{name} {value:6.3f}" for name, value in values.items())
         ratio = f"  base/this {values['base'] / values['this']:5.2f}x" if "base" in values else ""

@@ -971,7 +971,7 @@ def cmd_search(args) -> int:
     from workers.stats import printable
     settings = load()
     roots, args.collection = _check_collection(settings, args.collection)
-    engine = from_settings(settings)
+    engine = from_settings(settings, keyword_postings=False)  # one search: FTS5's (Engine's postings serve many)
     where = _scope(settings, args.collection, args.path_prefix, roots)
     filters = Filters(collection=where.collection, path_prefix=where.folder, kind=args.kind, glob=args.glob or None,
                       modified_after=unix_time(args.modified_after, "--modified-after"),

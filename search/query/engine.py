@@ -764,11 +764,13 @@ def _published(conn) -> dict:
             "models": models, "model": models[0] if models else None}
 
 
-def from_settings(settings) -> Engine:
+def from_settings(settings, keyword_postings: bool = True) -> Engine:
     """An engine over <home>/index.db that embeds each query with the model of the generation it searches
-    (the configured model, or the one the index still answers with while a new one is being built)."""
+    (the configured model, or the one the index still answers with while a new one is being built).
+    ``keyword_postings=False`` for a process that searches once (``ingest search``): FTS5 answers its search while
+    the postings are read, so reading them, a thread over the whole keyword index, served nothing."""
     from search.model import embedding
 
     def load(model_id: str):
         return embedding.Embedder(embedding.locate(model_id, settings), threads=embedding.QUERY_THREADS)
-    return Engine(settings.index_path, load)
+    return Engine(settings.index_path, load, keyword_postings=keyword_postings)
