@@ -173,3 +173,24 @@ def test_an_index_of_v26_keeps_words_alone(home, model_path, monkeypatch):
     conn.close()
     assert version == 27 and not words & {"吃哪", "物含", "存失"}, (version, words & {"吃哪", "物含", "存失"})
     assert {"缓存", "食物", "王伟"} <= words, words
+
+
+@pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
+def test_a_slip_of_a_held_word_that_is_pinyin_too_is_searched_both_ways(immediate, tmp_path, postings):
+    """'bale' is 'able' with two letters swapped and the pinyin of 芭乐: the pinyin reading replaced the slip's, so
+    the note saying able was not found and nothing said 'able'. Which one a person who writes both languages meant the index
+    cannot tell: both are searched (the slip's form first), and the answer names both readings."""
+    from pathlib import Path
+
+    from search.query.engine import Engine
+    ingest_keyword_only(write_tree(tmp_path / "notes", {
+        "shell.md": "# Shell\n\nThe deploy script is able to roll back.\n",
+        "fruit.md": "# 水果\n\n我喜欢吃芭乐。\n",
+        "other.md": "# Other\n\nNothing about either.\n",
+    }))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", keyword_postings=postings)
+    engine.warm()
+    answer = engine.search("bale", mode="keyword")
+    assert sorted(paths(answer)) == ["fruit.md", "shell.md"], (paths(answer), answer.notes)
+    assert "'bale' read as pinyin: also searched as 芭乐" in answer.notes, answer.notes
+    assert any("'able'" in n for n in answer.notes if "pinyin" not in n), answer.notes

@@ -415,8 +415,8 @@ class Engine:
                                          keyword.as_typed(query), held, keyword.sentence_starts(query),
                                          functools.partial(keyword.written_as_name, conn),
                                          functools.partial(passage_words.nearest, conn))
-            swapped = {**swapped, **self._pinyin_forms(conn, content, functools.partial(postings.tokens, conn),
-                                                       postings.documents)}  # 'huancun' as 缓存 too
+            swapped = _both_readings(swapped, self._pinyin_forms(  # 'huancun' as 缓存 too
+                conn, content, functools.partial(postings.tokens, conn), postings.documents))
             self._swapped = (content, swapped)
             words += [form for forms in [*held.values(), *swapped.values()] for form in forms]
             found = keyword.distinct_forms(words, postings.tokens(conn, words), set(written_words(content)))
@@ -432,7 +432,8 @@ class Engine:
                                      keyword.as_typed(query), self._held[1], keyword.sentence_starts(query),
                                      functools.partial(keyword.written_as_name, conn),
                                      functools.partial(passage_words.nearest, conn))
-        swapped = {**swapped, **self._pinyin_forms(conn, content, functools.partial(tokenize, conn), documents)}
+        swapped = _both_readings(swapped, self._pinyin_forms(conn, content, functools.partial(tokenize, conn),
+                                                             documents))
         self._swapped = (content, swapped)
         return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog),
                               {**self._held[1], **swapped})
@@ -530,8 +531,11 @@ class Engine:
             read_as = self._pinyin[1] if self._pinyin[0] == text else {}  # 'huancun' as 缓存: not missing, told so
             if read_as:
                 note(notes, pinyin.said(read_as))
+                # a word read as pinyin is not missing, unless it is a slip of a held word too: that reading is said
+                slips = {w for w in read_as if searched.get(w, [None])[0] not in pinyin.pairs_of(read_as[w])}
                 held = {**(held if held is not None else keyword.held_forms(text, functools.partial(tokenize, conn),
-                                                                            TermCounts(conn))), **read_as}
+                                                                            TermCounts(conn))),
+                        **{w: words for w, words in read_as.items() if w not in slips}}
             said = spelling.note(conn, text, postings, mode, collection, held, question.quoted_words(query), searched)
         except sqlite3.Error:  # the note is a hint: a temporary table this connection cannot make costs only it
             return []
@@ -762,6 +766,17 @@ def _published(conn) -> dict:
     return {"generations": {r["name"]: r["published"] for r in rows},
             "by_collection": {r["name"]: r["model"] for r in rows},
             "models": models, "model": models[0] if models else None}
+
+
+def _both_readings(slips: dict[str, list[str]], read_as_pinyin: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The forms keyword search looks a query's words up by in their place: a slip of a held word ('bash' for
+    'bashi'), the Chinese pairs a word read as pinyin stands for (巴士), and both for a word that is both, the slip's
+    first (the spelling note names it). The pinyin replaced the slip, and a person who writes both languages lost
+    the note on bash; which was meant only the person knows, and both readings are on the page, each said."""
+    both = dict(slips)
+    for word, pairs in read_as_pinyin.items():
+        both[word] = list(dict.fromkeys([*slips.get(word, []), *pairs]))
+    return both
 
 
 def from_settings(settings, keyword_postings: bool = True) -> Engine:
