@@ -15,7 +15,8 @@ refuses lines over a million characters before parsing).
 
 ``--outliner`` measures outliners' pages instead (a Logseq page of 100,000 blocks each with its ``id::`` line, a
 Logseq journal of nested blocks with links, tags, tasks and properties, the same with a code block in every 25th
-block, a journal with a [text](target) link in every block, an Obsidian list of tasks in groups): the median CPU
+block, a journal with a [text](target) link in every block, an Obsidian list of tasks in groups, one block of
+children one of which holds a quote): the median CPU
 seconds of ``--runs`` parses, each in a fresh process, read as Sift reads them, with links by markdown-it's inline
 parser (as before ingest.markdown_links) and with markdown-it alone (every list too, as before
 ingest.markdown_lists), and the ratios.
@@ -133,12 +134,25 @@ def obsidian_tasks(size: int) -> str:
     return group * (size // len(group) + 1)
 
 
+def quoted_child(size: int) -> str:
+    """One top-level block holding every other as a child (an outliner's page under one heading block), one child
+    in the middle holding a quote: the one line read_run leaves to markdown-it."""
+    lines, chars, number = ["- Reading notes\n"], 0, 0
+    while chars < size:
+        lines.append(f"  - child block {number} with [[a link]] and #tag\n")
+        chars += len(lines[-1])
+        number += 1
+    lines.insert(len(lines) // 2, "    > a quote inside a child\n")
+    return "".join(lines)
+
+
 OUTLINERS = {
     "logseq-ids": logseq_ids,
     "logseq-journal": logseq_journal,
     "journal-with-code": lambda size: logseq_journal(size, code_every=25),
     "linked-journal": linked_journal,
     "obsidian-tasks": obsidian_tasks,
+    "quoted-child": quoted_child,
 }
 
 

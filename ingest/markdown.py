@@ -210,16 +210,22 @@ def _read_body(lines: list[str], start: int, fast_lists: bool = True) -> tuple[l
     first = 0
     while first < len(body):
         if fast_lists:  # a run of plain list items read line by line, without markdown-it (ingest.markdown_lists)
-            end, paragraphs, fences = markdown_lists.read_run(body, first)
+            end, paragraphs, fences, part = markdown_lists.read_run_split(body, first)
+            if part is not None:  # and what comes before the line it could not read in the item it stopped in
+                paragraphs, fences = paragraphs + part[3], fences + part[4]
+            for line, content in paragraphs:
+                _read_inline(content, start + line, texts, tags, commented, in_code)
+            for line, stop, info, content in fences:  # as _read_tokens reads a fence token
+                blocks.append((start + line, start + stop))
+                if DRAWING.match(info):
+                    drawings.append((start + line, start + stop))
+                if "#" in content:
+                    in_code.update(match.group(1).strip("/").casefold() for match in BLOCK_HASH.finditer(content))
+            if part is not None:
+                first = _read_item_part(body, part, env, start, headings, blocks, texts, tags, drawings, commented,
+                                        in_code)
+                continue
             if end > first:
-                for line, content in paragraphs:
-                    _read_inline(content, start + line, texts, tags, commented, in_code)
-                for line, stop, info, content in fences:  # as _read_tokens reads a fence token
-                    blocks.append((start + line, start + stop))
-                    if DRAWING.match(info):
-                        drawings.append((start + line, start + stop))
-                    if "#" in content:
-                        in_code.update(match.group(1).strip("/").casefold() for match in BLOCK_HASH.finditer(content))
                 first = end
                 continue
         # a piece ends where such a run begins, if one does within it, for read_run to take it on from there
@@ -243,6 +249,20 @@ def _read_body(lines: list[str], start: int, fast_lists: bool = True) -> tuple[l
     md = parser()
     tags = {key: tag for key, tag in tags.items() if key not in in_code}
     return headings, blocks, [url for text in texts for url in _link_destinations(md, text, env)], tags, drawings
+
+
+def _read_item_part(body: list[str], part: tuple, env: dict, start: int, *found) -> int:
+    """Read the part of a top-level item from the line read_run stopped in on (ingest.markdown_lists.item_end)
+    with markdown-it, under an empty item whose text is at the item's column ('-' alone on the line above): its
+    lines read as the whole note's parse reads them, without what read_run read above them (a long item holding
+    one quote was markdown-it's whole, read again each time its piece grew). Returns the line the item ends on."""
+    line, end, column = part[:3]
+    lines = [" " * (column - 2) + "-", *body[line:end]]
+    env["first"], env["unsure"] = 0, len(lines)  # no '$$' in it (item_end): _math_block reads neither
+    # a closing newline keeps a blank last line a line (an open fence or HTML block holds it, as in the note)
+    text = "\n".join(lines) + ("\n" if end < len(body) else "")
+    _read_tokens(parser().parse(text, env), start + line - 1, *found)
+    return end
 
 
 def _indent_bounded(line: str) -> str:

@@ -12,7 +12,10 @@ and fenced code blocks in an item (``_fence_lines``: a Logseq block's '- ```pyth
 HTML, math or link definition starts on them. At the first line it cannot read so, it
 stops: the caller reads the rest with markdown-it from the start of the top-level item that line lies in, a line
 at which a parse of the whole note starts a top-level item too (so reading it from there is reading it as the whole
-note does, as ingest.markdown's pieces are). tests/test_markdown_lists.py compares both readings.
+note does, as ingest.markdown's pieces are). Where that item is long and the line lies in an item of a list in it
+(a quote in one child of thousands), markdown-it is given only the part from that child on (``item_end``), under an
+empty item at the item's column, which it reads as the whole note does. tests/test_markdown_lists.py compares both
+readings.
 """
 from __future__ import annotations
 
@@ -45,19 +48,75 @@ SCAN_CHARS = 16 * 1024
 
 
 def read_run(body: list[str], first: int) -> tuple[int, list[tuple[int, str]], list[tuple[int, int, str, str]]]:
-    """(end, paragraphs, fences) of the list that starts on body[first], a line where a parse of the whole note
-    starts a block at the top: its items from ``first`` to ``end``, each paragraph as (its first line, its text as
-    markdown-it's inline token holds it), each fenced code block in an item as markdown-it's fence token has it
-    (its first line, its end line, its info, its lines). ``end`` is ``first`` when not even the first item is
-    plain, else a line
-    where the whole note's parse starts a block at the top again (a top-level item, or any block after a blank
-    line), or the note's end."""
+    """(end, paragraphs, fences) of read_run_split, without the part of an item left to markdown-it."""
+    return read_run_split(body, first)[:3]
+
+
+def read_run_split(body: list[str], first: int) -> tuple[int, list[tuple[int, str]], list[tuple[int, int, str, str]],
+                                                         tuple | None]:
+    """read_run's (end, paragraphs, fences), and where it stopped inside the top-level item that starts on line
+    ``end``, what of that item markdown-it must read (``item_part``): (the line it starts on, the line the item
+    ends on, its text's column, the paragraphs and fences read above it in the item), or None. A long item holding
+    one line read_run cannot read (a quote in a child of 100,000) was read whole by markdown-it, and read twice,
+    as its piece grew."""
+    end, found, fences, inner, cut = _read(body, first)
+    part = None
+    if inner is not None:
+        line, paragraphs, fenced, column = inner
+        stop = item_end(body, line, column)
+        if stop is not None:
+            part = (line, stop, column, found[cut[1]:paragraphs], fences[cut[2]:fenced])
+    return end, found[:cut[1]], fences[:cut[2]], part
+
+
+# A part of a top-level item is handed to markdown-it under an empty item ('-' alone) whose text is at the item's
+# column, its lines as written (their columns, tabs too, as in the note): a marker at most three columns in, so an
+# item's text at column 2 to 5
+PART_COLUMNS = range(2, 6)
+
+
+def item_end(body: list[str], line: int, column: int) -> int | None:
+    """The line where the top-level item whose text is at ``column`` ends, read from ``line`` (an item of a list
+    in it) on, when markdown-it reads body[line:end] under an empty item so indented as it reads them in the whole
+    note: every line of it blank or indented to the item's text, none holding '$$' (a math block may run past its
+    item), and the item ending at the note's end, at a line less indented after a blank line, or at an item at the
+    top (not at a lazy line of a paragraph: it goes on below the item's column), that line not over a table's
+    delimiter row. None otherwise: the item is markdown-it's, as before."""
+    if column not in PART_COLUMNS:
+        return None
+    blank = False
+    for number in range(line, len(body)):
+        text = body[number]
+        rest = text.lstrip(" \t")
+        if not rest:
+            blank = True
+            continue
+        spaces = len(text) - len(rest)
+        if (spaces if "\t" not in text[:spaces] else _columns(text, spaces)) < column:
+            ends = blank or (spaces == 0 and ANY_ITEM.match(text))  # a piece starting over a delimiter row reads
+            return number if ends and not _delimiter_next(body, number) else None  # a table there: markdown-it's
+        if "$$" in rest:
+            return None
+        blank = False
+    return len(body)
+
+
+def _read(body: list[str], first: int) -> tuple:
+    """(end, paragraphs, fences, inner, cut) of the list that starts on body[first], a line where a parse of the
+    whole note starts a block at the top: its items from ``first`` to ``end``, each paragraph as (its first line, its
+    text as markdown-it's inline token holds it), each fenced code block in an item as markdown-it's fence token has
+    it (its first line, its end line, its info, its lines); every one read, those up to ``end`` counted by ``cut``
+    (end, paragraphs, fences). ``end`` is ``first`` when not even the first item is plain, else a line where the
+    whole note's parse starts a block at the top again (a top-level item, or any block after a blank line), or the
+    note's end. ``inner``: (line, paragraphs, fences above it, the item's text column) of the last item of a list in
+    the top-level item starting on ``end``, where the reading stopped inside that item; else None."""
     items: list[tuple[int, int]] = []  # the open items: (the indentation their list needs, their content's)
     paragraph: list[str] | None = None  # the open paragraph's lines, as markdown-it's getLines cuts them
     indent = 0  # the open paragraph's item's content indentation
     found: list[tuple[int, str]] = []
     fences: list[tuple[int, int, str, str]] = []
     cut = (first, 0, 0)  # the last line where the top level starts again, and how many paragraphs and fences above
+    inner = None  # the last item of a list in the top-level item at ``cut``: (its line, paragraphs and fences above)
     skip_to = first  # past the last fence read
     for number in range(first, len(body)):
         if number < skip_to:
@@ -119,7 +178,9 @@ def read_run(body: list[str], first: int) -> tuple[int, list[tuple[int, str]], l
         if level == 0:
             if number + 1 < len(body) and DELIMITER_LIKE.fullmatch(body[number + 1]):
                 break  # a top-level item over a delimiter row: a piece starting here would read a table
-            cut = (number, len(found), len(fences))
+            cut, inner = (number, len(found), len(fences)), None
+        elif level == 1:
+            inner = (number, len(found), len(fences), items[0][1])
         del items[level:]
         items.append((outer, column + marker.end()))
         if fenced:  # an item that opens with a code block, as Logseq writes one: '- ```python'
@@ -134,8 +195,8 @@ def read_run(body: list[str], first: int) -> tuple[int, list[tuple[int, str]], l
     else:
         if paragraph is not None:
             found.append((start, mdTrim("\n".join(paragraph))))
-        return len(body), found, fences
-    return cut[0], found[:cut[1]], fences[:cut[2]]
+        return len(body), found, fences, None, (len(body), len(found), len(fences))
+    return cut[0], found, fences, inner if inner is not None and inner[0] > cut[0] else None, cut
 
 
 def _fence_in_item(body: list[str], number: int, text: str, column: int, items: list[tuple[int, int]],

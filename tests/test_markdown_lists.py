@@ -101,8 +101,8 @@ def test_an_outliners_page_reads_the_same_with_the_fast_path_as_with_markdown_it
     assert markdown._read_body(lines, 0) == markdown._read_body(lines, 0, fast_lists=False)
     assert fast.meta["tags"] and fast.meta["links"]
     if run_lines == 1:  # the fast path read a good part of it
-        read, real = [], markdown_lists.read_run
-        monkeypatch.setattr(markdown_lists, "read_run", lambda body, first: (
+        read, real = [], markdown_lists.read_run_split
+        monkeypatch.setattr(markdown_lists, "read_run_split", lambda body, first: (
             read.append((done := real(body, first))[0] - first), done)[1])
         markdown.parse_markdown("pages/Garden plan.md", text)
         assert sum(read) > text.count("\n") / 3, (sum(read), text.count("\n"))
@@ -212,6 +212,54 @@ def test_any_outline_reads_the_same_with_the_fast_path_as_with_markdown_it(lines
     """RUN_LINES and SCAN_CHARS are set and set back inside each example (a function-scoped monkeypatch would undo
     them only after the last one)."""
     text = "\n".join(indent + marker + line for indent, marker, line in lines) + "\n"
+    body = text.split("\n")
+    saved = markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS
+    markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS = run_lines, 0
+    try:
+        fast = markdown._read_body(body, 0)
+    finally:
+        markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS = saved
+    assert fast == markdown._read_body(body, 0, fast_lists=False), text
+
+
+def _quoted_child(children: int, at: int, quote: str = "    > a quote inside a child") -> str:
+    lines = ["- Reading notes"] + [f"  - child block {n} with [[a link]] and #tag{n % 7}" for n in range(children)]
+    lines.insert(at + 1, quote)
+    return "\n".join(lines) + "\n"
+
+
+def test_a_long_item_holding_one_quote_gives_markdown_it_only_the_part_from_that_child_on(monkeypatch):
+    """One top-level block holding 2,000 children, one of them with a quote: read_run stopped at the quote and
+    markdown-it was given the whole item (and again as its piece grew); it is given the children from the quoted
+    one on, under an empty item at the item's column, and the note reads the same."""
+    text = _quoted_child(2000, 1500)
+    assert markdown.parse_markdown("p.md", text) == markdown.parse_markdown("p.md", text, fast_lists=False)
+    lines = text.split("\n")
+    assert markdown._read_body(lines, 0) == markdown._read_body(lines, 0, fast_lists=False)
+    given = _counted(monkeypatch, text)
+    assert given <= 510, given  # the 500 children from the quoted one, and the empty item over them
+    assert _counted(monkeypatch, text, fast_lists=False) >= 2000
+
+
+# What follows a long item's children: the next top-level item, a paragraph after a blank line, a lazy line (the
+# item goes on: read as before), a line at the item's text after a blank, the note's end
+AFTER = ["- next block #after\n", "\nafter the list [x](x.md)\n", "lazy line #lazy\n", "\n  in the item #in\n",
+         "", "\t- a tab #tab\n", "1. numbered\n", "- a | b\n|---|---|\n"]
+TOPS = ["- ", "* ", "1. ", "10. ", "-   ", " - ", "   - ", "-    ", "- [[Page]] "]
+INSIDE = ["  ", "\t", "   ", "    ", "  \t"]
+
+
+@settings(max_examples=250, deadline=None)
+@given(top=st.sampled_from(TOPS), lines=st.lists(st.tuples(st.sampled_from(INSIDE), st.sampled_from(INDENTS),
+                                                            st.sampled_from(MARKERS), st.sampled_from(TEXTS)),
+                                                  min_size=1, max_size=30),
+       after=st.sampled_from(AFTER), run_lines=st.sampled_from([1, 4]))
+def test_any_long_item_reads_the_same_with_its_part_given_to_markdown_it(top, lines, after, run_lines):
+    """One top-level item of children at any indentation, any of them a line read_run leaves to markdown-it, then
+    what may follow it: the fast path, with the part of the item from that line's child on given to markdown-it
+    (ingest.markdown_lists.item_end), reads as markdown-it alone."""
+    text = top + "parent #top\n" + "".join(f"{inside}{indent}- child #c\n{inside}{indent}{marker}{line}\n"
+                                             for inside, indent, marker, line in lines) + after
     body = text.split("\n")
     saved = markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS
     markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS = run_lines, 0
