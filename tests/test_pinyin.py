@@ -178,8 +178,8 @@ def test_an_index_of_v26_keeps_words_alone(home, model_path, monkeypatch):
 @pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
 def test_a_slip_of_a_held_word_that_is_pinyin_too_is_searched_both_ways(immediate, tmp_path, postings):
     """'bale' is 'able' with two letters swapped and the pinyin of 芭乐: the pinyin reading replaced the slip's, so
-    the note saying able was not found and nothing said 'able'. Which one a person who writes both languages meant the index
-    cannot tell: both are searched (the slip's form first), and the answer names both readings."""
+    the note saying able was not found and nothing said 'able'. Which one a person who writes both languages meant
+    the index cannot tell: both are searched (the slip's form first), and the answer names both readings."""
     from pathlib import Path
 
     from search.query.engine import Engine
