@@ -2,9 +2,10 @@
 
 Writes source maps of 1, 10 and 50 MB (most of a real map is its sources' text, ``sourcesContent``; here half
 of it is mappings, a bundle of one long line per 64 KB of code, the worst case: every segment before the frame is
-decoded) and looks up a frame at the start and at the end of the bundle, the farthest place. Prints the median of
-five lookups and the peak of Python's allocations (tracemalloc) during one, beside the map's size: a map whose
-mappings before the frame are over MAX_MAPPINGS_READ is refused.
+decoded) and looks up a frame at the start and at the end of the bundle, the farthest place, and a trace's
+eight frames at its end, one by one (as each search did) and together (``source_maps.originals``, one pass).
+Prints the median of five lookups and the peak of Python's allocations (tracemalloc) during one, beside the map's
+size: a map whose mappings before the frame are over MAX_MAPPINGS_READ is refused.
 
     python bench/code_source_maps.py
 """
@@ -19,22 +20,11 @@ import time
 import tracemalloc
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+HERE = Path(__file__).resolve().parent
+sys.path = [p for p in sys.path if Path(p or ".").resolve() != HERE] + [str(HERE.parent)]
 
 from search.query import source_maps  # noqa: E402
-
-B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
-
-def _vlq(number: int) -> str:
-    number = (-number << 1) | 1 if number < 0 else number << 1
-    digits = ""
-    while True:
-        digit, number = number & 31, number >> 5
-        digits += B64[digit | (32 if number else 0)]
-        if not number:
-            return digits
-
+from tests.source_map_writer import vlq  # noqa: E402
 
 def write_map(folder: Path, megabytes: int) -> tuple[Path, int, int]:
     """A map of about ``megabytes``, half mappings, half sources' text; (the map, the bundle's last line, a column
@@ -46,7 +36,7 @@ def write_map(folder: Path, megabytes: int) -> tuple[Path, int, int]:
         segments, column = [], 0
         for _ in range(4000):  # a bundle line of 4,000 segments
             step, down = rng.randint(1, 30), rng.randint(-3, 4)
-            segments.append(_vlq(step) + "A" + _vlq(down) + _vlq(rng.randint(-8, 8)))
+            segments.append(vlq(step) + "A" + vlq(down) + vlq(rng.randint(-8, 8)))
             column, source_line = column + step, source_line + down
         encoded = ",".join(segments)
         lines.append(encoded)
@@ -84,6 +74,36 @@ def main() -> None:
                 said = "refused" if isinstance(found, source_maps.Refused) else f"{found.source}:{found.line}" if found else "-"
                 print(f"{path.stat().st_size / 2**20:6.1f} | {megabytes / 2:11.1f} | {where:8} | "
                       f"{statistics.median(times):15.2f} | {peak / 2**20:23.1f} | {said}")
+            eight_frames(folder, path, line, column)
+
+
+def eight_frames(folder: str, path: Path, line: int, column: int) -> None:
+    """A trace's eight frames near the bundle's end (its last eight lines), looked up one by one (each reading the
+    mappings to its place, as every search did) and together (source_maps.originals: one pass)."""
+    bundle = path.name.removesuffix(".map")
+    frames = [(bundle, at, column) for at in range(max(1, line - 7), line + 1)]
+    alone, together = [], []
+    for _ in range(5):
+        start = time.perf_counter()
+        one_by_one = {}
+        for frame in frames:
+            try:
+                one_by_one[frame] = source_maps.original([("c", folder)], *frame)
+            except source_maps.Refused as refused:
+                one_by_one[frame] = str(refused)
+        alone.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        found = source_maps.originals([("c", folder)], frames)
+        together.append(time.perf_counter() - start)
+    tracemalloc.start()
+    source_maps.originals([("c", folder)], frames)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    same = all((str(found[frame]) if isinstance(found[frame], source_maps.Refused) else found[frame])
+               == one_by_one[frame] for frame in frames)
+    one, all_at_once = statistics.median(alone), statistics.median(together)
+    print(f"{path.stat().st_size / 2**20:6.1f} | eight frames at the end: one by one {one:.2f} s, "
+          f"together {all_at_once:.2f} s ({one / all_at_once:.1f}x), peak {peak / 2**20:.1f} MB, same places: {same}")
 
 
 if __name__ == "__main__":

@@ -8,33 +8,7 @@ import pytest
 from search.query import source_maps
 from search.query.engine import Engine
 from tests.conftest import in_home, tree_built_once
-
-B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
-
-def _vlq(number: int) -> str:
-    number = (-number << 1) | 1 if number < 0 else number << 1
-    digits = ""
-    while True:
-        digit, number = number & 31, number >> 5
-        digits += B64[digit | (32 if number else 0)]
-        if not number:
-            return digits
-
-
-def mappings(lines: list[list[tuple[int, int, int, int]]]) -> str:
-    """Source map v3 mappings of ``lines`` (of the bundle), each a list of (column, source, line, column), absolute."""
-    source = source_line = source_column = 0
-    written = []
-    for segments in lines:
-        column, encoded = 0, []
-        for at, src, line, col in segments:
-            encoded.append("".join(_vlq(n) for n in (at - column, src - source, line - source_line,
-                                                         col - source_column)))
-            column, source, source_line, source_column = at, src, line, col
-        written.append(",".join(encoded))
-    return ";".join(written)
-
+from tests.source_map_writer import mappings
 
 def _function(name: str, words: str) -> str:
     """A TypeScript function of a dozen lines (a passage of its own), saying ``words``."""
@@ -59,6 +33,9 @@ TREE = {
                        "undefined, a user's picture undefined; reading properties of an undefined user.\n",
     "dist/main.js": "!function(e){" + "var a=1;" * 8000 + "}();\n//# sourceMappingURL=main.js.map\n",
     "dist/main.js.map": json.dumps(MAP),
+    # a bundle of eight lines, each mapped to a line of profile.ts or cart.ts (from column 0) and of the other (100)
+    "dist/app.js.map": json.dumps({**MAP, "mappings": mappings([[(0, i % 2, i, 0), (100, 1 - i % 2, 20 - i, 0)]
+                                                                 for i in range(8)])}),
 }
 TRACE = ("TypeError: Cannot read properties of undefined (reading 'picture')\n"
          "    at e (https://shop.example.com/dist/main.js:1:48213)\n"
@@ -175,3 +152,66 @@ def test_a_librarys_bundle_is_not_read_through_its_map(engine_over):
     answer = engine_over(files).search("TypeError: Cannot read properties of undefined (reading 'picture')\n"
                                        "    at e (/srv/app/node_modules/pkg/dist/main.js:1:48213)", mode="keyword")
     assert not any("by its source map" in said for said in answer.notes), answer.notes
+
+
+def test_a_traces_frames_in_one_map_read_it_once(engine_over, monkeypatch):
+    """Each minified frame read the whole map again, to its place: a trace of eight frames near the end of 15 MB
+    of mappings took 14 s a search. A trace's frames in one map read it once, and are read as the same places as
+    each alone."""
+    opened = []
+    real_open = open
+
+    def counting(file, *args, **kwargs):
+        if str(file).endswith(".map"):
+            opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    engine = engine_over(TREE)
+    places = [(8, 120), (1, 5), (3, 101), (2, 50), (7, 1), (4, 400), (6, 99), (5, 100)]
+    trace = "TypeError: Cannot read properties of undefined (reading 'picture')\n" + "\n".join(
+        f"    at e (https://shop.example.com/dist/app.js:{line}:{column})" for line, column in places)
+    monkeypatch.setattr(source_maps, "open", counting, raising=False)
+    answer = engine.search(trace, mode="keyword")
+    assert opened == [str(_roots_of(engine)[0][1]) + "/dist/app.js.map"]
+    monkeypatch.undo()
+    said = next(said for said in answer.notes if "by its source map" in said)
+    roots = _roots_of(engine)
+    alone = [f"app.js:{line}:{column} is {at.source}:{at.line} by its source map dist/app.js.map"
+             for line, column in places for at in [source_maps.original(roots, "dist/app.js", line, column)]]
+    assert said == "the stack trace's frames " + "; ".join(alone), said
+
+
+def _roots_of(engine: Engine) -> list[tuple[str, str]]:
+    """The (collection, its folder) the engine's index holds."""
+    import sqlite3
+    from search.index import collection_reads
+    with sqlite3.connect(engine.index_path) as conn:
+        conn.row_factory = sqlite3.Row
+        return [(row["name"], row["root"]) for row in collection_reads.collections(conn)]
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 2**18])
+def test_frames_read_together_are_the_places_each_alone_gives(tmp_path, monkeypatch, chunk):
+    """source_maps.originals reads a map once for all its frames, in one pass in the order of their places: each
+    frame's place is the one reading it alone gives, wherever the pieces end, on one line or many, and a map's
+    refusal is each of its frames'."""
+    import random
+    rng = random.Random(chunk)
+    lines = []
+    for _ in range(30):
+        column, segments = 0, []
+        for _ in range(rng.randint(0, 40)):
+            column += rng.randint(1, 50)
+            segments.append((column, rng.randint(0, 2), rng.randint(0, 300), rng.randint(0, 80)))
+        lines.append(segments)
+    (tmp_path / "b.js.map").write_text(json.dumps({"version": 3, "sources": ["a.ts", "b.ts", "c.ts"],
+                                                   "mappings": mappings(lines), "names": []}))
+    monkeypatch.setattr(source_maps, "CHUNK", chunk)
+    roots = [("c", str(tmp_path))]
+    frames = [("b.js", rng.randint(1, 32), rng.randint(1, 1200)) for _ in range(60)] + [("other.js", 1, 1)]
+    together = source_maps.originals(roots, frames)
+    assert together == {frame: source_maps.original(roots, *frame) for frame in frames}
+    monkeypatch.setattr(source_maps, "MAX_MAP_BYTES", 16)
+    refused = source_maps.originals(roots, frames)
+    assert {str(refused[frame]) for frame in frames[:-1]} == {"the source map b.js.map is over 0 MB and was not read"}
+    assert refused[frames[-1]] is None

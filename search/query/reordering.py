@@ -414,21 +414,20 @@ def _through_source_maps(read: Passages, query: str, traced: list, notes: list[s
     function's name left out. A note says what each was read as, or why a map was not read."""
     catalog = read.catalog
     found = lambda path: symbols.traced_files(path, catalog.collections, catalog.paths, catalog.named)  # noqa: E731
-    at_columns, roots, read_as, frames = source_maps.columns(query), None, [], []
+    at_columns, read_as, frames = source_maps.columns(query), [], []
+    # not a library's (node_modules/), whose maps would lead into the library's sources
+    bundled = [(path, line, at_columns[(path, line)]) for path, line, _ in traced
+               if (path, line) in at_columns and source_maps.BUNDLE.search(path)
+               and not backtrace.library_path(path) and not found(path)]
+    mapped_at = {}
+    if bundled:  # each map read once for all its frames (a map's mappings are read to its farthest frame)
+        roots = [(row["name"], row["root"]) for row in collection_reads.collections(read.conn)]
+        mapped_at = source_maps.originals(roots, bundled)
     for path, line, function in traced:
-        column = at_columns.get((path, line))
-        mapped = None
-        # not a library's (node_modules/), whose maps would lead into the library's sources
-        if column is not None and source_maps.BUNDLE.search(path) and not backtrace.library_path(path) \
-                and not found(path):
-            if roots is None:
-                roots = [(row["name"], row["root"]) for row in collection_reads.collections(read.conn)]
-            try:
-                mapped = source_maps.original(roots, path, line, column)
-            except source_maps.Refused as refused:
-                note(notes, str(refused))
-            except (OSError, ValueError):  # a map unreadable or not JSON where it should be: the frame as before
-                pass
+        mapped = mapped_at.get((path, line, at_columns.get((path, line))))
+        if isinstance(mapped, source_maps.Refused):
+            note(notes, str(mapped))
+            mapped = None
         if mapped is None:
             frames.append((path, line, function))
             continue

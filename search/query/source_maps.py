@@ -82,25 +82,55 @@ def original(roots: list[tuple[str, str]], path: str, line: int, column: int) ->
     """The source file and line a bundle's frame (``path``, ``line``, ``column``, as a trace writes them, from 1)
     was built from, by the bundle's map; None where no map is found or it maps nothing there. Raises Refused for a
     map that is not read."""
-    found = find_map(roots, path)
-    if found is None:
-        return None
-    collection, map_file, relative = found
-    at = _lookup(map_file, line, column, relative)
-    if at is None:
-        return None
-    source, source_line = at
-    return Mapped(f"{path.rsplit('/', 1)[-1]}:{line}:{column}", relative, _cleaned(source),
-                  _candidates(collection, posixpath.dirname(relative), source), source_line)
+    found = originals(roots, [(path, line, column)])[(path, line, column)]
+    if isinstance(found, Refused):
+        raise found
+    return found
 
 
-def _lookup(map_file: Path, line: int, column: int, shown: str) -> tuple[str, int] | None:
-    """(the source as the map names it, its line from 1) of the place (``line``, ``column``, from 1) in the bundle."""
+def originals(roots: list[tuple[str, str]], frames: list[tuple[str, int, int]]) -> dict:
+    """{(path, line, column): Mapped, None or Refused} of a trace's bundle frames (as ``original``), each map read
+    once for all its frames: a map's mappings are decoded as a stream to the farthest frame, and a trace of eight
+    frames near the end of 15 MB of mappings read them eight times (14 s). A map unreadable (OSError): None."""
+    results: dict = {}
+    by_map: dict[Path, list] = {}
+    found_at = {path: find_map(roots, path) for path in dict.fromkeys(path for path, _, _ in frames)}
+    for frame in dict.fromkeys(frames):
+        found = found_at[frame[0]]
+        results[frame] = None
+        if found is not None:
+            by_map.setdefault(found[1], []).append((frame, found))
+    for map_file, framed in by_map.items():
+        collection, _, relative = framed[0][1]
+        places: dict = {}
+        try:
+            _lookup(map_file, {(line - 1, column - 1) for (_, line, column), _ in framed}, relative, places)
+        except Refused as refused:
+            places = {place: places.get(place, refused) for (_, line, column), _ in framed
+                      for place in [(line - 1, column - 1)]}
+        except (OSError, ValueError):  # a map unreadable or not JSON where it should be: its frames as before
+            continue
+        for (path, line, column), _ in framed:
+            at = places.get((line - 1, column - 1))
+            if isinstance(at, Refused):
+                results[(path, line, column)] = at
+            elif at is not None:
+                source, source_line = at
+                results[(path, line, column)] = Mapped(
+                    f"{path.rsplit('/', 1)[-1]}:{line}:{column}", relative, _cleaned(source),
+                    _candidates(collection, posixpath.dirname(relative), source), source_line)
+    return results
+
+
+def _lookup(map_file: Path, places: set[tuple[int, int]], shown: str, found: dict) -> None:
+    """Fill ``found`` with {place: (the source as the map names it, its line from 1), or None} of each place
+    (line, column, from 0) in the bundle. Raises Refused for a map not read, ``found`` holding the places read
+    before."""
     size = map_file.stat().st_size
     if size > MAX_MAP_BYTES:
         raise Refused(f"the source map {shown} is over {MAX_MAP_BYTES // 2**20} MB and was not read")
     if size == 0:
-        return None
+        return
     with open(map_file, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
         if _key(mapped, b"sections", b"[") is not None:
             raise Refused(f"the source map {shown} is an index map of other maps, which Sift does not read")
@@ -110,10 +140,17 @@ def _lookup(map_file: Path, line: int, column: int, shown: str) -> tuple[str, in
         names = _json(mapped, sources, shown)
         root = _key(mapped, b"sourceRoot", b'"')
         prefix = _json(mapped, root, shown) if root is not None else ""
+        at: dict = {}
         try:
-            place = _segment(mapped, mappings + 1, line - 1, column - 1, shown)
+            _segments(mapped, mappings + 1, sorted(places), shown, at)
         except ValueError:  # a character no VLQ digit, or a number no map writes: said, not a failed search
             raise Refused(f"the source map {shown}'s mappings could not be read") from None
+        finally:
+            found.update({place: _named(names, prefix, where) for place, where in at.items()})
+
+
+def _named(names, prefix, place: tuple[int, int] | None) -> tuple[str, int] | None:
+    """(the source, its line from 1) of ``place`` (source index, line from 0), by the map's ``sources``."""
     if place is None or not isinstance(names, list) or not 0 <= place[0] < len(names) \
             or not isinstance(names[place[0]], str):
         return None
@@ -146,62 +183,86 @@ def _json(mapped: mmap.mmap, start: int, shown: str):
         raise Refused(f"the source map {shown}'s sources could not be read") from None
 
 
-def _segment(mapped: mmap.mmap, start: int, line: int, column: int, shown: str) -> tuple[int, int] | None:
-    """(source index, source line from 0) of the last segment of the bundle's ``line`` (from 0) at or before
-    ``column`` (from 0), decoded from the mappings at ``start``. A segment's source, line and column are counted
-    from the segment before it, across lines (its column in the bundle from the line's start): every segment up to
-    the place counts. They are read a piece of CHUNK bytes at a time, each piece's segments counted (a minified
-    bundle's mappings repeat a few hundred segments), each distinct one decoded once; only the piece holding the
-    place is read segment by segment."""
-    end = mapped.find(b'"', start)
-    if end < 0:
-        return None
-    at, line_at, state = start, 0, [0, 0, 0]  # the bundle's column (from its line's start), source, source line
-    best = None
+def _pieces(mapped: mmap.mmap, start: int, end: int, shown: str):
+    """(where, bytes) of the mappings from ``start`` to ``end``, CHUNK bytes at a time, each of whole segments: to
+    its last ',' or ';' (kept), or the first after it. Refused past MAX_MAPPINGS_READ."""
+    at = start
     while at < end:
         if at - start > MAX_MAPPINGS_READ:
             raise Refused(f"the source map {shown}'s mappings before the frame are over "
                           f"{MAX_MAPPINGS_READ // 2**20} MB and were not read")
         piece = mapped[at:min(end, at + CHUNK)]
-        if at + len(piece) < end:  # whole segments only: to the piece's last ',' or ';', or the first after it
+        if at + len(piece) < end:
             cut = max(piece.rfind(b","), piece.rfind(b";"))
             if cut < 0:
                 cut = min([found for found in (mapped.find(b",", at, end), mapped.find(b";", at, end)) if found >= 0]
                           or [end - 1]) - at
             piece = mapped[at:at + cut + 1]
-        lines = piece.split(b";")
-        if line_at + len(lines) - 1 < line:  # the line is further on: count this piece's segments
-            _add(state, piece.replace(b";", b","), generated=False)
-            line_at, state[0], at = line_at + len(lines) - 1, 0, at + len(piece)
+        yield at, piece
+        at += len(piece)
+
+
+def _segments(mapped: mmap.mmap, start: int, places: list[tuple[int, int]], shown: str, found: dict) -> None:
+    """Fill ``found`` with {place: (source index, source line from 0) or None} of each of ``places`` (the bundle's
+    line and column, from 0, in order): the last segment of the line at or before the column, decoded from the
+    mappings at ``start`` in one pass. A segment's source, line and column are counted from the segment before it,
+    across lines (its column in the bundle from the line's start): every segment up to the place counts. They are
+    read a piece of CHUNK bytes at a time, each piece's segments counted (a minified bundle's mappings repeat a few
+    hundred segments), each distinct one decoded once; only a piece holding a place is read segment by segment."""
+    end = mapped.find(b'"', start)
+    pending = list(places)
+    if end < 0:
+        found.update(dict.fromkeys(pending))
+        return
+    line_at, state, best = 0, [0, 0, 0], None  # the bundle's column (from its line's start), source, source line
+    for _, piece in _pieces(mapped, start, end, shown):
+        parts, i = piece.split(b";"), 0  # parts[i] is of the bundle's line line_at + i
+        while pending:
+            gap = pending[0][0] - line_at
+            if gap > len(parts) - 1 - i:  # the next place's line is further on: count these lines' segments
+                _add(state, b",".join(parts[i:]), generated=False)
+                line_at += len(parts) - 1 - i
+                break
+            if gap:  # its line starts in this piece: count the lines before it
+                _add(state, b",".join(parts[i:i + gap]), generated=False)
+                line_at, i, state[0], best = pending[0][0], i + gap, 0, None
+            best = _along(parts[i], state, best, pending, found, line_at)
+            if i == len(parts) - 1:  # the line goes on in the next piece
+                break
+            while pending and pending[0][0] == line_at:  # the line ends here: its places after its last segment
+                found[pending.pop(0)] = best
+            line_at, i, state[0], best = line_at + 1, i + 1, 0, None
+        if not pending:
+            return
+    while pending:  # past the mappings' end: the last line's places after its last segment, none on lines beyond
+        found[pending[0]] = best if pending[0][0] == line_at else None
+        pending.pop(0)
+
+
+def _along(part: bytes, state: list[int], best, pending: list, found: dict, line: int):
+    """Read ``part`` (segments of the bundle's ``line``) into ``state``, filling ``found`` for the pending places of
+    the line before each segment; the place of its last segment (or ``best`` before it)."""
+    sums = _sums(part)
+    if not pending or pending[0][0] != line or state[0] + sums[0] <= pending[0][1]:  # no place among them: counted
+        state[0], state[1], state[2] = state[0] + sums[0], state[1] + sums[1], state[2] + sums[2]
+        last = _values(part.rstrip(b",").rsplit(b",", 1)[-1]) if part.strip(b",") else []
+        return (state[1], state[2]) if len(last) >= 4 else best if not last else None
+    segments = part.split(b",")
+    for n, segment in enumerate(segments):
+        if not pending or pending[0][0] != line:  # the line's last place is passed: the rest counted
+            return _along(b",".join(segments[n:]), state, best, pending, found, line)
+        values = _values(segment)
+        if not values:
             continue
-        if line_at < line:  # the line starts in this piece
-            before = b";".join(lines[:line - line_at])
-            _add(state, before.replace(b";", b","), generated=False)
-            at += len(before) + 1
-            line_at, state[0] = line, 0
-            continue
-        own = lines[0]  # the piece's part of the line
-        ahead = _sums(own)
-        if state[0] + ahead[0] <= column and len(lines) == 1 and at + len(piece) < end:
-            _add(state, own, generated=True)  # the place is further along the line
-            last = _values(own.rstrip(b",").rsplit(b",", 1)[-1]) if own.strip(b",") else []
-            best = (state[1], state[2]) if len(last) >= 4 else best if not last else None
-            at += len(piece)
-            continue
-        for segment in own.split(b","):
-            values = _values(segment)
-            if not values:
-                continue
-            state[0] += values[0]
-            if state[0] > column:
-                return best
-            if len(values) >= 4:
-                state[1], state[2] = state[1] + values[1], state[2] + values[2]
-                best = (state[1], state[2])
-            else:
-                best = None
-        return best
-    return best if line_at == line else None
+        while pending and pending[0][0] == line and state[0] + values[0] > pending[0][1]:
+            found[pending.pop(0)] = best
+        state[0] += values[0]
+        if len(values) >= 4:
+            state[1], state[2] = state[1] + values[1], state[2] + values[2]
+            best = (state[1], state[2])
+        else:
+            best = None
+    return best
 
 
 def _add(state: list[int], segments: bytes, generated: bool) -> None:
