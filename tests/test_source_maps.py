@@ -190,8 +190,8 @@ def _roots_of(engine: Engine) -> list[tuple[str, str]]:
         return [(row["name"], row["root"]) for row in collection_reads.collections(conn)]
 
 
-@pytest.mark.parametrize("chunk", [1, 7, 64, 2**18])
-def test_frames_read_together_are_the_places_each_alone_gives(tmp_path, monkeypatch, chunk):
+@pytest.mark.parametrize("chunk, halved", [(1, 64), (7, 2), (64, 3), (2**18, 64), (2**18, 1)])
+def test_frames_read_together_are_the_places_each_alone_gives(tmp_path, monkeypatch, chunk, halved):
     """source_maps.originals reads a map once for all its frames, in one pass in the order of their places: each
     frame's place is the one reading it alone gives, wherever the pieces end, on one line or many, and a map's
     refusal is each of its frames'."""
@@ -207,10 +207,17 @@ def test_frames_read_together_are_the_places_each_alone_gives(tmp_path, monkeypa
     (tmp_path / "b.js.map").write_text(json.dumps({"version": 3, "sources": ["a.ts", "b.ts", "c.ts"],
                                                    "mappings": mappings(lines), "names": []}))
     monkeypatch.setattr(source_maps, "CHUNK", chunk)
+    monkeypatch.setattr(source_maps, "HALVED", halved)
     roots = [("c", str(tmp_path))]
     frames = [("b.js", rng.randint(1, 32), rng.randint(1, 1200)) for _ in range(60)] + [("other.js", 1, 1)]
     together = source_maps.originals(roots, frames)
     assert together == {frame: source_maps.original(roots, *frame) for frame in frames}
+    for (path, line, column), at in together.items():
+        if path == "other.js":
+            continue
+        before = [segment for segment in (lines[line - 1] if line <= len(lines) else []) if segment[0] <= column - 1]
+        expected = (["a.ts", "b.ts", "c.ts"][before[-1][1]], before[-1][2] + 1) if before else None
+        assert ((at.source, at.line) if at else None) == expected, (line, column)
     monkeypatch.setattr(source_maps, "MAX_MAP_BYTES", 16)
     refused = source_maps.originals(roots, frames)
     assert {str(refused[frame]) for frame in frames[:-1]} == {"the source map b.js.map is over 0 MB and was not read"}

@@ -28,6 +28,7 @@ MAX_MAPPINGS_READ = 32 * 2**20  # bytes of mappings read to reach a frame (about
 CHUNK = 256 * 2**10  # bytes of mappings read at a time
 VLQ_DIGITS = 7  # base-64 digits of a number at most: 32 bits and its sign
 DECODED_KEPT = 100_000  # distinct segments kept decoded
+HALVED = 64  # segments of a line's piece holding a frame's place past which it is halved, not read one by one
 _decoded: dict[bytes, list[int]] = {}
 SOURCES_READ = 2 * 2**20  # bytes read of the map for its "sources" list, past which it is taken as unreadable
 BUNDLE = re.compile(r"\.[cm]?js$", re.IGNORECASE)
@@ -208,7 +209,8 @@ def _segments(mapped: mmap.mmap, start: int, places: list[tuple[int, int]], show
     mappings at ``start`` in one pass. A segment's source, line and column are counted from the segment before it,
     across lines (its column in the bundle from the line's start): every segment up to the place counts. They are
     read a piece of CHUNK bytes at a time, each piece's segments counted (a minified bundle's mappings repeat a few
-    hundred segments), each distinct one decoded once; only a piece holding a place is read segment by segment."""
+    hundred segments), each distinct one decoded once; a piece holding a place is halved down to HALVED segments
+around it, which are read one by one."""
     end = mapped.find(b'"', start)
     pending = list(places)
     if end < 0:
@@ -248,6 +250,9 @@ def _along(part: bytes, state: list[int], best, pending: list, found: dict, line
         last = _values(part.rstrip(b",").rsplit(b",", 1)[-1]) if part.strip(b",") else []
         return (state[1], state[2]) if len(last) >= 4 else best if not last else None
     segments = part.split(b",")
+    if len(segments) > HALVED:  # halves: the one before the place counted, only the place's few read one by one
+        best = _along(b",".join(segments[:len(segments) // 2]), state, best, pending, found, line)
+        return _along(b",".join(segments[len(segments) // 2:]), state, best, pending, found, line)
     for n, segment in enumerate(segments):
         if not pending or pending[0][0] != line:  # the line's last place is passed: the rest counted
             return _along(b",".join(segments[n:]), state, best, pending, found, line)
