@@ -8,7 +8,7 @@ frames are then searched as.
 
 A map may be tens of megabytes, most of it the sources' own text (``sourcesContent``): it is not parsed whole but
 mapped into memory and read where its keys are, its mappings decoded as a stream up to the frame's place, without
-keeping them. A map over MAX_MAP_BYTES, or whose mappings before the frame are over MAX_MAPPINGS_READ, is not
+keeping them; a trace's frames in one map read it once, in one pass to the farthest (``originals``). A map over MAX_MAP_BYTES, or whose mappings before the frame are over MAX_MAPPINGS_READ, is not
 read (the answer says so); nor is an index map (``sections``), which names other maps.
 """
 from __future__ import annotations
