@@ -209,17 +209,9 @@ MARKERS = ["", "", "- ", "- ", "- ", "* ", "+ ", "-  ", "-    ", "-     ", "-\t"
 @given(lines=st.lists(st.tuples(st.sampled_from(INDENTS), st.sampled_from(MARKERS), st.sampled_from(TEXTS)),
                       min_size=1, max_size=40), run_lines=st.sampled_from([1, 4]))
 def test_any_outline_reads_the_same_with_the_fast_path_as_with_markdown_it(lines, run_lines):
-    """RUN_LINES and SCAN_CHARS are set and set back inside each example (a function-scoped monkeypatch would undo
-    them only after the last one)."""
+    """Any outline of plain items, in runs read line by line as short as one line, reads as markdown-it alone."""
     text = "\n".join(indent + marker + line for indent, marker, line in lines) + "\n"
-    body = text.split("\n")
-    saved = markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS
-    markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS = run_lines, 0
-    try:
-        fast = markdown._read_body(body, 0)
-    finally:
-        markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS = saved
-    assert fast == markdown._read_body(body, 0, fast_lists=False), text
+    _reads_as_markdown_it(text, run_lines)
 
 
 def _quoted_child(children: int, at: int, quote: str = "    > a quote inside a child") -> str:
@@ -260,14 +252,7 @@ def test_any_long_item_reads_the_same_with_its_part_given_to_markdown_it(top, li
     (ingest.markdown_lists.item_end), reads as markdown-it alone."""
     text = top + "parent #top\n" + "".join(f"{inside}{indent}- child #c\n{inside}{indent}{marker}{line}\n"
                                              for inside, indent, marker, line in lines) + after
-    body = text.split("\n")
-    saved = markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS
-    markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS = run_lines, 0
-    try:
-        fast = markdown._read_body(body, 0)
-    finally:
-        markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS = saved
-    assert fast == markdown._read_body(body, 0, fast_lists=False), text
+    _reads_as_markdown_it(text, run_lines)
 
 
 @pytest.mark.parametrize("text", [
@@ -292,3 +277,17 @@ def test_a_corner_of_commonmarks_lists_reads_the_same_with_the_fast_path(text, m
     monkeypatch.setattr(markdown_lists, "SCAN_CHARS", 0)
     body = ("- plain\n" * 3 + text + "- plain\n" * 3).split("\n")
     assert markdown._read_body(body, 0) == markdown._read_body(body, 0, fast_lists=False)
+
+
+def _reads_as_markdown_it(text: str, run_lines: int) -> None:
+    """The fast path reads ``text`` as markdown-it alone does, with RUN_LINES at ``run_lines`` and no scan bound,
+    both set and set back here (a function-scoped monkeypatch would undo them only after a hypothesis run's last
+    example)."""
+    body = text.split("\n")
+    saved = markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS
+    markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS = run_lines, 0
+    try:
+        fast = markdown._read_body(body, 0)
+    finally:
+        markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS = saved
+    assert fast == markdown._read_body(body, 0, fast_lists=False), text

@@ -109,12 +109,9 @@ def test_a_map_too_big_or_of_other_maps_is_not_read(tmp_path, monkeypatch):
         source_maps.original([("c", str(tmp_path))], "big.js", 1, 48213)
 
 
-@pytest.mark.parametrize("chunk", [1, 7, 64, 2**18])
-def test_a_place_is_read_as_the_map_says_in_pieces_of_any_size(tmp_path, monkeypatch, chunk):
-    """The mappings are read a piece at a time, each piece's segments counted: the place found is the one a
-    segment-by-segment reading gives, wherever the pieces end."""
-    import random
-    rng = random.Random(chunk)
+def _random_map(rng, path) -> list:
+    """A map of 30 lines of random segments (column, source, line, column) over three sources, written at ``path``;
+    the segments by line."""
     lines = []
     for _ in range(30):
         column, segments = 0, []
@@ -122,8 +119,18 @@ def test_a_place_is_read_as_the_map_says_in_pieces_of_any_size(tmp_path, monkeyp
             column += rng.randint(1, 50)
             segments.append((column, rng.randint(0, 2), rng.randint(0, 300), rng.randint(0, 80)))
         lines.append(segments)
-    (tmp_path / "b.js.map").write_text(json.dumps({"version": 3, "sources": ["a.ts", "b.ts", "c.ts"],
-                                                   "mappings": mappings(lines), "names": []}))
+    path.write_text(json.dumps({"version": 3, "sources": ["a.ts", "b.ts", "c.ts"], "mappings": mappings(lines),
+                                "names": []}))
+    return lines
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 2**18])
+def test_a_place_is_read_as_the_map_says_in_pieces_of_any_size(tmp_path, monkeypatch, chunk):
+    """The mappings are read a piece at a time, each piece's segments counted: the place found is the one a
+    segment-by-segment reading gives, wherever the pieces end."""
+    import random
+    rng = random.Random(chunk)
+    lines = _random_map(rng, tmp_path / "b.js.map")
     monkeypatch.setattr(source_maps, "CHUNK", chunk)
     for line, segments in enumerate(lines):
         for column in [1, *(at + 1 + rng.randint(0, 3) for at, *_ in segments)]:
@@ -197,15 +204,7 @@ def test_frames_read_together_are_the_places_each_alone_gives(tmp_path, monkeypa
     refusal is each of its frames'."""
     import random
     rng = random.Random(chunk)
-    lines = []
-    for _ in range(30):
-        column, segments = 0, []
-        for _ in range(rng.randint(0, 40)):
-            column += rng.randint(1, 50)
-            segments.append((column, rng.randint(0, 2), rng.randint(0, 300), rng.randint(0, 80)))
-        lines.append(segments)
-    (tmp_path / "b.js.map").write_text(json.dumps({"version": 3, "sources": ["a.ts", "b.ts", "c.ts"],
-                                                   "mappings": mappings(lines), "names": []}))
+    lines = _random_map(rng, tmp_path / "b.js.map")
     monkeypatch.setattr(source_maps, "CHUNK", chunk)
     monkeypatch.setattr(source_maps, "HALVED", halved)
     roots = [("c", str(tmp_path))]
