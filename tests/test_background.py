@@ -641,6 +641,36 @@ def test_a_big_file_keeps_its_words_when_its_job_is_lost_or_fails(immediate, sif
     assert work_reads.background(conn, report["id"]) == []
 
 
+def test_a_big_file_freed_once_its_job_is_done_gets_its_vectors_when_back(immediate, sift_env, tmp_path,
+                                                                             monkeypatch):
+    """iCloud freed the big note (its '.big.md.icloud' placeholder) after its job was done, before the scan the
+    job asked for: that scan forgot the row, and the note downloaded again unchanged was never read again, its
+    passages left without vectors for good. The row stays while the note is away; back, it is read again."""
+    from workers import tasks
+    monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
+    root = write_tree(tmp_path / "notes", {"big.md": big_note(40), "small.md": "# Small\n\nThe pelican.\n"})
+    report = ingest(root)  # big.md written by its words; its job done (immediate), its scan not yet run
+    conn = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db")
+    [row] = work_reads.background(conn, report["id"])
+    assert row["done"] == row["total"], dict(row)
+    big, st = root / "big.md", (root / "big.md").stat()
+    content = big.read_bytes()
+    big.unlink()
+    (root / ".big.md.icloud").write_bytes(b"bplist00")  # freed: the scan keeps it as indexed
+    tasks.discover(report["id"])
+    assert [r["path"] for r in work_reads.background(conn, report["id"])] == ["big.md"], "kept while it is away"
+    (root / ".big.md.icloud").unlink()
+    big.write_bytes(content)  # downloaded again, as it was
+    os.utime(big, (st.st_atime, st.st_mtime))
+    before = collection_reads.get_collection(conn, report["id"])["published"]
+    tasks.discover(report["id"])
+    gen = collection_reads.get_collection(conn, report["id"])["published"]
+    rows = {r["path"]: r for r in progress_reads.progress_rows(conn, gen)}
+    assert gen > before and (rows["big.md"]["stage"], rows["big.md"]["state"]) == ("write", "done"), \
+        "read again, written with its vectors"
+    assert work_reads.background(conn, report["id"]) == []
+
+
 def test_a_worker_killed_while_loading_the_model_leaves_a_lost_job(immediate, sift_env, tmp_path, monkeypatch):
     """A worker killed as it loads the model, before the job's first progress: the row said 'waiting' (no pid)
     until the consumer started again. The job now names its worker before loading the model, so the periodic

@@ -283,6 +283,9 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     plan.changes.update(dict.fromkeys((r["path"] for r in stale if r["path"] in known and r["path"] not in
                                        plan.changes and r["path"] not in freed_paths and r["path"] not in carried),
                                       "changed"))
+    # a freed note's row whose job is done stays until the note is back on disk: forgotten, the note came back
+    # unchanged (not read again) and its passages never got their vectors
+    stale = [r for r in stale if r["path"] not in freed_paths or r["done"] < r["total"]]
     # a refused link that was indexed before stays 'deleted' (its old version is retired), and is skipped
     refused_before = _refused_as_before(conn, collection["published"], unnamable)
     changes = {**{p: AS_BEFORE if p in refused_before else "added" for p in unnamable}, **plan.changes}
