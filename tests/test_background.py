@@ -671,6 +671,42 @@ def test_a_big_file_freed_once_its_job_is_done_gets_its_vectors_when_back(immedi
     assert work_reads.background(conn, report["id"]) == []
 
 
+def test_a_big_file_freed_when_its_job_is_lost_is_handed_on_when_back(immediate, sift_env, tmp_path, monkeypatch):
+    """Its job lost (worker killed) while iCloud had freed the note: the scan forgot the row, and the note back
+    unchanged was never read again (no vectors for good). The row stays, not lost meanwhile (the periodic rescan
+    would scan the collection every minute for nothing); back, it is due and read again."""
+    from search.index import store
+    from workers import rescan, tasks
+    monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
+    root = write_tree(tmp_path / "notes", {"big.md": big_note(40), "small.md": "# Small\n\nThe pelican.\n"})
+    report = ingest(root)
+    conn = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db")
+    [row] = work_reads.background(conn, report["id"])
+    dead = os.fork()
+    if dead == 0:
+        os._exit(0)
+    os.waitpid(dead, 0)
+    assert store.background_progress(conn, report["id"], "big.md", row["since"], 7, dead)  # killed after 7 chunks
+    big, st = root / "big.md", (root / "big.md").stat()
+    content = big.read_bytes()
+    big.unlink()
+    (root / ".big.md.icloud").write_bytes(b"bplist00")
+    tasks.discover(report["id"])
+    assert [r["path"] for r in work_reads.background(conn, report["id"])] == ["big.md"], "kept while it is away"
+    assert report["id"] not in rescan.due(conn, 3600.0), "not rescanned every minute while it is away"
+    (root / ".big.md.icloud").unlink()
+    big.write_bytes(content)
+    os.utime(big, (st.st_atime, st.st_mtime))
+    assert report["id"] in rescan.due(conn, 3600.0), "back: its lost job makes its collection due"
+    before = collection_reads.get_collection(conn, report["id"])["published"]
+    tasks.discover(report["id"])
+    gen = collection_reads.get_collection(conn, report["id"])["published"]
+    rows = {r["path"]: r for r in progress_reads.progress_rows(conn, gen)}
+    assert gen > before and (rows["big.md"]["stage"], rows["big.md"]["state"]) == ("write", "done"), \
+        "read again, written with its vectors"
+    assert work_reads.background(conn, report["id"]) == []
+
+
 def test_a_worker_killed_while_loading_the_model_leaves_a_lost_job(immediate, sift_env, tmp_path, monkeypatch):
     """A worker killed as it loads the model, before the job's first progress: the row said 'waiting' (no pid)
     until the consumer started again. The job now names its worker before loading the model, so the periodic

@@ -283,9 +283,11 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     plan.changes.update(dict.fromkeys((r["path"] for r in stale if r["path"] in known and r["path"] not in
                                        plan.changes and r["path"] not in freed_paths and r["path"] not in carried),
                                       "changed"))
-    # a freed note's row whose job is done stays until the note is back on disk: forgotten, the note came back
-    # unchanged (not read again) and its passages never got their vectors
-    stale = [r for r in stale if r["path"] not in freed_paths or r["done"] < r["total"]]
+    # a freed note's row stays until the note is back on disk: forgotten, the note came back unchanged (not read
+    # again) and its passages never got their vectors. Its job lost, only a placeholder's, which lost_in_background
+    # leaves meanwhile (a cloud-only file under its own name would be lost, and rescanned, every minute)
+    stale = [r for r in stale if r["path"] not in freed_paths
+             or r["done"] < r["total"] and not not_downloaded(root, r["path"])]
     # a refused link that was indexed before stays 'deleted' (its old version is retired), and is skipped
     refused_before = _refused_as_before(conn, collection["published"], unnamable)
     changes = {**{p: AS_BEFORE if p in refused_before else "added" for p in unnamable}, **plan.changes}
@@ -605,9 +607,12 @@ def lost_in_background(conn, queued: set | None = None) -> list:
     """The rows of big files whose background job is lost: not done, and its worker dead; or, given ``queued``
     ((collection, path, token) of the jobs the queue holds, as a consumer starts and none of its workers runs
     yet), not done and not among them, whatever process its pid now names (after a reboot, perhaps another one)."""
+    roots = {c["id"]: c["root"] for c in collection_reads.collections(conn)}
     return [r for r in work_reads.background(conn) if r["done"] < r["total"] and not working.failed(r) and (
         (r["collection"], r["path"], r["since"]) not in queued if queued is not None
-        else r["pid"] is not None and not working.alive(r["pid"]))]
+        else r["pid"] is not None and not working.alive(r["pid"])
+        and not (r["collection"] in roots and not_downloaded(roots[r["collection"]], r["path"])))]  # freed: a scan
+    # would keep its row (discover), the periodic rescan scanning every minute; it is handed on once it is back
 
 
 def _by_outcome(carried: dict[str, Outcome]) -> dict[Outcome, list[str]]:
