@@ -27,7 +27,8 @@ def in_background(conn, collection_id: int) -> list[dict]:
     """The collection's big files embedded in the background (workers.tasks.embed_in_background), by path: path,
     bytes, seconds since handed on, done, total, and state: 'embedding' (its worker runs), 'waiting' (for a
     worker), 'done' (its build will read it), 'stopped' (its worker died: the next scan hands it on again),
-    'failed' (its job failed for good: then also ``reason``); and ``earlier``: whether its earlier version answers."""
+    'failed' (its job failed for good: then also ``reason``); ``words``: whether its build wrote this version's
+    passages (searchable by keyword); and ``earlier``: whether an earlier version answers instead."""
     now, found = time.time(), []
     for r in work_reads.background(conn, collection_id):
         reason = failed(r)
