@@ -90,6 +90,10 @@ def test_a_big_file_is_searchable_by_keyword_at_once_and_by_meaning_after_its_jo
         "no vector of it yet: semantic search leaves it out"
     assert "big.md" in {h.path for h in engine.search("copper kettle", limit=50, mode="hybrid").hits}, \
         "hybrid search finds it by its words"
+    from search.query.engine import SearchError
+    with pytest.raises(SearchError, match="no stored vector in the published index yet: .* its file's "
+                                          "embedding in the background is done"):  # it said: wait for a build
+        engine.similar(path=(report["name"], "big.md"))
     conn.executemany("INSERT INTO vectors(model, text_hash, vec) VALUES (?, ?, ?)", held)
     written = {r["path"]: r for r in progress_reads.progress_rows(conn, first)}["big.md"]
     assert (written["stage"], written["state"], written["embedded"]) == ("write", "done", 0), dict(written)

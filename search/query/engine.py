@@ -719,7 +719,8 @@ class Engine:
         vectors = [v for v in (index.vector_of(cid) for cid in query_ids) if v is not None]
         if not vectors:
             raise SearchError("the passage has no stored vector in the published index yet: try again once "
-                              "the generation being built is published")
+                              "the generation being built is published, or its file's embedding in the background is "
+                              "done (stats shows it)")  # a big file's passages are written before their vectors
         query = np.mean(vectors, axis=0)
         query = query / max(float(np.linalg.norm(query)), 1e-12)
         depth = max(CANDIDATES, limit * 10)
