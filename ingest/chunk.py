@@ -21,6 +21,7 @@ nDCG@10): 0.638 without, 0.658 with it (``bench/quality.py``).
 from __future__ import annotations
 
 import bisect
+import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Callable
@@ -62,6 +63,11 @@ class Chunk:
 
 def embedding_text(context: str, text: str) -> str:
     return f"{context}\n\n{text}" if context else text
+
+
+def text_hash(text: str) -> str:
+    """The key of a chunk's vector: the hash of the text the model embeds (``embedding_text``)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 def context_of(heading_path: list[str], text: str) -> str:

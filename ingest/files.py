@@ -289,7 +289,3 @@ def safe_join(root: Path | str, path: str) -> Path:
         raise PermissionError(f"{path} resolves outside the collection root")
     return full
 
-
-def text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
-

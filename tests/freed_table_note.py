@@ -15,7 +15,7 @@ def table_note(tables: int) -> str:
 def stored_chunks(text: str, max_tokens: int = 64) -> tuple[list[dict], dict[str, str]]:
     """(the stored rows of ``text``'s passages, {text hash: what the chunker embedded}), cut by plain_count."""
     from ingest.chunk import chunk_document, plain_count
-    from ingest.files import text_hash
+    from ingest.chunk import text_hash
     from ingest.markdown import parse_markdown
     rows, embedded = [], {}
     for ordinal, chunk in enumerate(chunk_document(parse_markdown("crews.md", text), plain_count, max_tokens, 8)):

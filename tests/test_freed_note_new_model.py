@@ -68,14 +68,14 @@ def test_a_passage_among_a_tables_rows_tries_the_nearest_header_first(monkeypatc
     ms a passage with 1,000 headers, 16 s for a note of 1,000 table passages embedded again for a new model. The
     header of the table the window starts in, the last one the passages before it show, is tried first: the same
     texts, a few hashes a passage."""
-    from ingest import files
+    from ingest import chunk
     from tests.freed_table_note import stored_chunks, table_note
     from workers import freed_passages
     rows, embedded = stored_chunks(table_note(60))
     assert sum(text.startswith("Crews\n| Crew") for text in embedded.values()) > 60, "windows start among rows"
     hashed = []
-    real_hash = files.text_hash
-    monkeypatch.setattr(files, "text_hash", lambda text: hashed.append(text) or real_hash(text))
+    real_hash = chunk.text_hash
+    monkeypatch.setattr(freed_passages, "text_hash", lambda text: hashed.append(text) or real_hash(text))
     planned: dict[str, str] = {}
     freed_passages.planned_rows(rows, planned)
     assert planned == embedded, "the texts the chunker embedded"

@@ -445,7 +445,7 @@ def test_a_freed_note_is_embedded_again_from_its_stored_passages_for_a_new_model
     answer = engine.search("a stringed instrument on stage", mode="semantic")
     assert answer.models == [second] and answer.hits[0].path == "music/guitar.md", [h.path for h in answer.hits]
     assert_within_one_model(conn, answer, 0, log)
-    from ingest.files import text_hash
+    from ingest.chunk import text_hash
     from workers import freed_passages
     texts: dict = {}
     freed_passages.stored_rows(conn, freed_passages.indexed_version(conn, collection, "music/guitar.md"), texts)

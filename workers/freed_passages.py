@@ -9,7 +9,7 @@ stage writes that version again into the generation (store.write_files), with th
 """
 from __future__ import annotations
 
-from ingest.chunk import TABLE_RULE, context_of, embedding_text
+from ingest.chunk import TABLE_RULE, context_of, embedding_text, text_hash
 from search.index import chunk_reads, file_reads, store
 from search.query.text import FOOTNOTE_REFERENCE
 
@@ -51,7 +51,6 @@ def _as_first(chunk, heads: list[str], notes: dict[str, str], nearest: str = "")
     ``nearest``, the last header row the passages before it show, is the chunker's own (the header of the table
     the window starts in) and is tried first; the other ``heads`` only if it does not match (each of 1,000 tried
     in turn took 16 ms a chunk: 16 s for a note of 1,000 table passages)."""
-    from ingest.files import text_hash  # the parsers: only a job that frees a note reads them, not `ingest enqueue`
     text = chunk["text"]
     headings = chunk["heading_path"].split(" > ") if chunk["heading_path"] else []
     plain = embedding_text(context_of(headings, text), text)
@@ -74,7 +73,7 @@ def _as_first(chunk, heads: list[str], notes: dict[str, str], nearest: str = "")
 def _footnotes(chunks) -> dict[str, str]:
     """The footnote definitions the note's stored passages show ('[^1]: Force 10 …'), as ingest.markdown reads
     them: by label, the first of each, its first FOOTNOTE_CHARS."""
-    from ingest.markdown import FOOTNOTE, FOOTNOTE_CHARS  # as _as_first's import
+    from ingest.markdown import FOOTNOTE, FOOTNOTE_CHARS  # a parser: a job that frees a note needs it, enqueue not
     found: dict[str, str] = {}
     for chunk in chunks:
         if "[^" in chunk["text"]:

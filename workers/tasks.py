@@ -29,7 +29,7 @@ from huey.signals import SIGNAL_ENQUEUED
 
 from ingest import freed_moves
 from ingest.changes import Known, plan_changes, settled_ctime
-from ingest.chunk import TooManyChunks, chunk_document, chunking, plain_count
+from ingest.chunk import TooManyChunks, chunk_document, chunking, plain_count, text_hash
 from ingest.discover import (CLOUD_ONLY, DOWNLOADING, NOT_INCLUDED, FoundFile, Rules, not_downloaded, placeholder_for,
                              rules_of, walk, walk_paths, with_partners)
 from ingest.document import Skip
@@ -1265,7 +1265,6 @@ def _chunk_row(ordinal: int, piece, embedding_texts: dict[str, str], dated: floa
     """The chunk's row; its text hash keys the vector of what the model embeds (the chunk's text with its
     heading context, ``ingest.chunk``), which ``embedding_texts`` gets by that hash. Its date: its section's own
     (a mail message's), else ``dated``, its file's (ingest.passage_dates)."""
-    from ingest.files import text_hash
     embedded = piece.embedding_text
     digest = text_hash(embedded)
     embedding_texts[digest] = embedded
