@@ -645,6 +645,34 @@ def test_a_big_file_keeps_its_words_when_its_job_is_lost_or_fails(immediate, sif
     assert work_reads.background(conn, report["id"]) == []
 
 
+def _freed(root: Path) -> tuple[bytes, os.stat_result]:
+    """iCloud frees big.md: its placeholder stands for it (the scan keeps it as indexed); its bytes and stat."""
+    big = root / "big.md"
+    st, content = big.stat(), big.read_bytes()
+    big.unlink()
+    (root / ".big.md.icloud").write_bytes(b"bplist00")
+    return content, st
+
+
+def _back(root: Path, content: bytes, st: os.stat_result) -> None:
+    """big.md downloaded again, as it was: its bytes and times."""
+    (root / ".big.md.icloud").unlink()
+    (root / "big.md").write_bytes(content)
+    os.utime(root / "big.md", (st.st_atime, st.st_mtime))
+
+
+def _read_again_with_its_vectors(conn, collection_id: int) -> None:
+    """The scan reads big.md again and a new build writes it (with its vectors, all cached); its job's row is gone."""
+    from workers import tasks
+    before = collection_reads.get_collection(conn, collection_id)["published"]
+    tasks.discover(collection_id)
+    gen = collection_reads.get_collection(conn, collection_id)["published"]
+    rows = {r["path"]: r for r in progress_reads.progress_rows(conn, gen)}
+    assert gen > before and (rows["big.md"]["stage"], rows["big.md"]["state"]) == ("write", "done"), \
+        "read again, written with its vectors"
+    assert work_reads.background(conn, collection_id) == []
+
+
 def test_a_big_file_freed_once_its_job_is_done_gets_its_vectors_when_back(immediate, sift_env, tmp_path,
                                                                              monkeypatch):
     """iCloud freed the big note (its '.big.md.icloud' placeholder) after its job was done, before the scan the
@@ -657,22 +685,11 @@ def test_a_big_file_freed_once_its_job_is_done_gets_its_vectors_when_back(immedi
     conn = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db")
     [row] = work_reads.background(conn, report["id"])
     assert row["done"] == row["total"], dict(row)
-    big, st = root / "big.md", (root / "big.md").stat()
-    content = big.read_bytes()
-    big.unlink()
-    (root / ".big.md.icloud").write_bytes(b"bplist00")  # freed: the scan keeps it as indexed
+    content, st = _freed(root)
     tasks.discover(report["id"])
     assert [r["path"] for r in work_reads.background(conn, report["id"])] == ["big.md"], "kept while it is away"
-    (root / ".big.md.icloud").unlink()
-    big.write_bytes(content)  # downloaded again, as it was
-    os.utime(big, (st.st_atime, st.st_mtime))
-    before = collection_reads.get_collection(conn, report["id"])["published"]
-    tasks.discover(report["id"])
-    gen = collection_reads.get_collection(conn, report["id"])["published"]
-    rows = {r["path"]: r for r in progress_reads.progress_rows(conn, gen)}
-    assert gen > before and (rows["big.md"]["stage"], rows["big.md"]["state"]) == ("write", "done"), \
-        "read again, written with its vectors"
-    assert work_reads.background(conn, report["id"]) == []
+    _back(root, content, st)
+    _read_again_with_its_vectors(conn, report["id"])
 
 
 def test_a_big_file_freed_when_its_job_is_lost_is_handed_on_when_back(immediate, sift_env, tmp_path, monkeypatch):
@@ -691,24 +708,13 @@ def test_a_big_file_freed_when_its_job_is_lost_is_handed_on_when_back(immediate,
         os._exit(0)
     os.waitpid(dead, 0)
     assert store.background_progress(conn, report["id"], "big.md", row["since"], 7, dead)  # killed after 7 chunks
-    big, st = root / "big.md", (root / "big.md").stat()
-    content = big.read_bytes()
-    big.unlink()
-    (root / ".big.md.icloud").write_bytes(b"bplist00")
+    content, st = _freed(root)
     tasks.discover(report["id"])
     assert [r["path"] for r in work_reads.background(conn, report["id"])] == ["big.md"], "kept while it is away"
     assert report["id"] not in rescan.due(conn, 3600.0), "not rescanned every minute while it is away"
-    (root / ".big.md.icloud").unlink()
-    big.write_bytes(content)
-    os.utime(big, (st.st_atime, st.st_mtime))
+    _back(root, content, st)
     assert report["id"] in rescan.due(conn, 3600.0), "back: its lost job makes its collection due"
-    before = collection_reads.get_collection(conn, report["id"])["published"]
-    tasks.discover(report["id"])
-    gen = collection_reads.get_collection(conn, report["id"])["published"]
-    rows = {r["path"]: r for r in progress_reads.progress_rows(conn, gen)}
-    assert gen > before and (rows["big.md"]["stage"], rows["big.md"]["state"]) == ("write", "done"), \
-        "read again, written with its vectors"
-    assert work_reads.background(conn, report["id"]) == []
+    _read_again_with_its_vectors(conn, report["id"])
 
 
 def test_a_worker_killed_while_loading_the_model_leaves_a_lost_job(immediate, sift_env, tmp_path, monkeypatch):

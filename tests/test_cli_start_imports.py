@@ -56,12 +56,17 @@ def built_env(tmp_path, model_path) -> dict:
 
 def stats(env: dict, code: str, *args: str) -> tuple[str, list[str]]:
     """What ``ingest stats ARGS`` prints, run by ``code``, and which of HEAVY it imported."""
+    return _loads(env, code, HEAVY, *args)
+
+
+def _loads(env: dict, code: str, modules: tuple[str, ...], *args: str) -> tuple[str, list[str]]:
+    """What ``code`` run with ARGS prints, and which of ``modules`` it imported."""
     finished = subprocess.run([sys.executable, "-c", code + "import json\nprint(json.dumps(sorted(m for m in "
-                               f"{HEAVY!r} if m in sys.modules)))", *args], cwd=REPO, env=env,
+                               f"{modules!r} if m in sys.modules)))", *args], cwd=REPO, env=env,
                               capture_output=True, text=True, timeout=300)
     assert finished.returncode == 0, finished.stderr
-    *said, heavy = finished.stdout.splitlines()
-    return "\n".join(said), json.loads(heavy)
+    *said, loaded = finished.stdout.splitlines()
+    return "\n".join(said), json.loads(loaded)
 
 
 @pytest.mark.timeout(600)
@@ -123,12 +128,7 @@ def home_with_vectors(tmp_path_factory, model_path) -> dict:
 
 def ingest_loads(env: dict, modules: tuple[str, ...], *args: str) -> tuple[str, list[str]]:
     """What ``ingest ARGS`` prints, run as the ingest script runs it, and which of ``modules`` it imported."""
-    finished = subprocess.run([sys.executable, "-c", STATS + "import json\nprint(json.dumps(sorted(m for m in "
-                               f"{modules!r} if m in sys.modules)))", *args], cwd=REPO, env=env,
-                              capture_output=True, text=True, timeout=300)
-    assert finished.returncode == 0, finished.stderr
-    *said, loaded = finished.stdout.splitlines()
-    return "\n".join(said), json.loads(loaded)
+    return _loads(env, STATS, modules, *args)
 
 
 @pytest.mark.timeout(600)
