@@ -1286,6 +1286,18 @@ def test_another_programs_database_named_index_db_is_left_alone(sift_env, tmp_pa
     assert hashlib.sha256(index.read_bytes()).hexdigest() == before
 
 
+def test_an_index_another_process_makes_between_the_two_reads_is_no_other_programs(tmp_path, monkeypatch):
+    """A worker starting beside `ingest enqueue` on a new home: enqueue read the version 0 before the worker's first
+    migration committed, and its tables after: it refused Sift's own index as another program's database (a
+    clean-clone run's test_background). The version is read again once tables are seen."""
+    index = tmp_path / "index.db"
+    db.connect(index).close()  # Sift's own, migrated
+    versions = iter([0])  # the first read, before the other process committed
+    real = schema.version
+    monkeypatch.setattr(schema, "version", lambda conn: next(versions, real(conn)))
+    db.connect(index).close()
+
+
 @pytest.mark.timeout(600)
 def test_a_keyword_only_index_is_built_and_searched_without_building_the_model(sift_env, tmp_path):
     """SIFT_EMBEDDINGS=off built the model into <home>/models all the same (e5: about 100 MB, a minute and the

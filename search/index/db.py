@@ -327,7 +327,9 @@ def _refuse_foreign(conn: sqlite3.Connection, path: Path) -> None:
     tables = [row[0] for row in conn.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
         "ORDER BY name LIMIT 6")]
-    if tables:
+    # another process's first migration may have committed between the two reads (tables, and a version now):
+    # a worker starting beside `ingest enqueue` on a new home had enqueue refuse Sift's own index as another's
+    if tables and schema.version(conn) == 0:
         conn.close()
         shown = ", ".join(tables[:5]) + (", …" if len(tables) > 5 else "")
         raise IndexUnavailable(f"{path} is an SQLite database of another program (tables: {shown}), not a Sift "
