@@ -22,8 +22,22 @@ INBOX = ("From - Mon Mar  4 17:12:00 2024\nFrom: Bo Lind <bo@example.com>\nTo: D
          "Subject: Budget\n\nCopper pipes would outlast the house, I think.\n")
 
 
+# Outlook for Mac's block joins its To line's addresses with ',' as ingest.mail's own head does, and writes its Date
+# line below the From line ('Date: Monday, 4 March 2024 at 17:12') where Outlook for Windows writes 'Sent:'
+CREW = ", ".join(f"Member{n} Roofing <member{n}.roofing@riverside.example.com>" for n in range(30))
+SLATES = "\n\n".join(f"Item {n}: the slate tiles, the lead flashing and the chimney pots want pricing before "
+                     "autumn, and the slater wants an answer by Monday." for n in range(6))
+MAC = ("From - Mon Mar  4 17:12:00 2024\nFrom: Eva Holm <eva@example.com>\nTo: Finn Berg <finn@example.com>\n"
+       "Subject: Slates\nMessage-ID: <e1@example.com>\nDate: Mon, 04 Mar 2024 17:12:00 +0000\n\n"
+       "Welsh slate would outlast the house, I think.\n\n"
+       "From - Tue Mar  5 09:00:00 2024\nFrom: Finn Berg <finn@example.com>\nTo: Carol Jones <carol@example.com>\n"
+       "Subject: FW: Slates\nMessage-ID: <f1@example.com>\nDate: Tue, 05 Mar 2024 09:00:00 +0000\n\n"
+       f"{SLATES}\n\nFrom: Eva Holm <eva@example.com>\nDate: Monday, 4 March 2024 at 17:12\nTo: {CREW}\n"
+       "Subject: Slates\n\nWelsh slate would outlast the house, I think.\n")
+
+
 def _build(folder):
-    build_notes(folder, {"about.md": "# House\n\nThe house and its garden.\n"}, {"Mail/Inbox": INBOX})
+    build_notes(folder, {"about.md": "# House\n\nThe house and its garden.\n"}, {"Mail/Inbox": INBOX, "Mail/Mac": MAC})
 
 
 def test_a_passage_begun_at_outlooks_long_to_line_is_the_forwarders(home, model_path, embedder, monkeypatch):
@@ -49,3 +63,35 @@ def test_a_drafts_own_long_to_line_still_names_no_sender():
     outlook = ("To: " + "; ".join(f"Keller, Person {n} <p{n}@example.com>" for n in range(30)))[:HEAD_CHARS]
     assert senders([(1, 7, own), (2, 7, draft)]) == [(1, "Bo Lind <bo@example.com>")]
     assert senders([(1, 7, own), (2, 7, outlook)])[1] == (2, "Bo Lind <bo@example.com>")
+
+
+def test_a_passage_begun_at_outlook_for_macs_long_to_line_is_the_forwarders(home, model_path, embedder,
+                                                                           monkeypatch):
+    """Outlook for Mac joins the To line's addresses with ',', as ingest.mail's own head of a draft does: the
+    passage begun there named no sender, nor did the ones after it, so author='Finn' found none of his forward past
+    the block. The passage before it ends at the block's From and Date lines: that tells it."""
+    engine = engine_in(home, model_path, embedder, monkeypatch)
+    with sqlite3.connect(home / "index.db") as conn:  # the case: a passage begun at the block's To line
+        texts = [text for (text,) in conn.execute("SELECT ch.text FROM chunks ch JOIN files f ON f.id = ch.file "
+                                                  "WHERE f.path LIKE '%Mac' ORDER BY ch.ordinal")]
+    assert any(text.startswith("To: Member0") for text in texts), texts
+    for member in ("Member7", "Member29"):  # the passage begun at the To line, and the one after it
+        assert engine.search(member, mode="keyword", filters=Filters(author="Finn")).hits, member
+    welsh = engine.search("welsh slate", mode="keyword", filters=Filters(author="Finn"))
+    assert {h.heading_path for h in welsh.hits} == {"FW: Slates"}, welsh  # the forward's passages, his
+    eva = engine.search("welsh slate", mode="keyword", filters=Filters(author="Eva"))
+    assert [h.heading_path for h in eva.hits] == ["Slates"], eva  # Eva's own message, not Finn's forward of it
+
+
+def test_a_drafts_own_long_to_line_after_a_message_names_no_sender():
+    """Told by the passage before: a draft's own head follows its message before's end, not Outlook's From and
+    Date lines."""
+    from search.index.author_reads import HEAD_CHARS
+    from search.query.authors import senders
+    own = "From: Bo Lind <bo@example.com>\nTo: Carol Jones <carol@example.com>\nDate: Tuesday 5 March 2024 09:00"
+    draft = ("To: " + ", ".join(f"Person {n} <p{n}@example.com>" for n in range(20)))[:HEAD_CHARS]
+    ended = "the answer by Friday.\n\nFrom: Carol Jones <carol@example.com>\nDate: Monday, 4 March 2024 at 17:12\n\nOk."
+    assert senders([(1, 7, own), (2, 7, draft)], {2: ended}) == [(1, "Bo Lind <bo@example.com>")]
+    block = "the answer by Friday.\n\nFrom: Carol Jones <carol@example.com>\nDate: Monday, 4 March 2024 at 17:12\n" \
+        + draft[:60]
+    assert senders([(1, 7, own), (2, 7, draft)], {2: block})[1] == (2, "Bo Lind <bo@example.com>")

@@ -39,6 +39,17 @@ def mail_heads(conn: sqlite3.Connection, files: list[int] | None = None) -> list
                         f"JOIN files f ON f.id = ch.file WHERE {_MAIL} ORDER BY ch.file, ch.ordinal").fetchall()
 
 
+def tails_before(conn: sqlite3.Connection, chunks: list[int], chars: int) -> dict[int, str]:
+    """The last ``chars`` characters of the passage before each of the ``chunks`` in its file (by ordinal): where a
+    passage begun at a long To line tells Outlook's block from a draft's own head (search.query.mail_quotes). Only
+    the files of ``chunks`` are ordered, by their passages' ids and ordinals."""
+    return dict(conn.execute(
+        f"SELECT c.id, substr(p.text, -{int(chars)}) FROM (SELECT id, lag(id) OVER (PARTITION BY file ORDER BY ordinal) "
+        "AS before FROM chunks WHERE file IN (SELECT file FROM chunks WHERE id IN (SELECT value FROM json_each(:ids)))"
+        ") c JOIN chunks p ON p.id = c.before WHERE c.id IN (SELECT value FROM json_each(:ids))",
+        {"ids": json.dumps(chunks)}).fetchall())
+
+
 # a file's name, its folders left out: a mailbox of no extension is one (Thunderbird's 'Inbox', 'Sent'), as
 # search.query.mail_threads.is_mail has it; its senders were no authors
 _NAME = "replace(f.path, rtrim(f.path, replace(f.path, '/', '')), '')"

@@ -30,7 +30,7 @@ from functools import lru_cache
 from collections import Counter
 from itertools import groupby
 
-from search.query import nicknames, pinyin, question
+from search.query import mail_quotes, nicknames, pinyin, question
 from search.query.mail_quotes import inside_quoted_head, quoted_head
 from search.query.text import WORD, normalise
 
@@ -314,10 +314,12 @@ def _holds(person: tuple[str, ...], words: tuple[str, ...]) -> bool:
     return whole
 
 
-def senders(heads: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
+def senders(heads: list[tuple[int, int, str]], before: dict[int, str] | None = None) -> list[tuple[int, str]]:
     """(chunk id, its message's From line) of mail passages given as (chunk id, file id, head) in passage order: a
     passage without a From line at its start is its message's, the one whose head came before it in its file; a head
-    without one (a draft's) names no sender."""
+    without one (a draft's) names no sender. ``before``: chunk id -> the end of the passage before it, of the
+    passages begun at a long To line (mail_quotes.cut_list), where Outlook for Mac's block is told by it."""
+    before = before or {}
     found, file, sender = [], None, None
     for chunk, its_file, head in heads:
         if its_file != file:
@@ -328,7 +330,7 @@ def senders(heads: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
         line = next((m for m in FROM_LINE.finditer(head) if not quoted_head(head, m.end())
                      and (m.end() < len(head) or m.start() == 0)), None)
         sender = Apart(line.group(1)) if line and line.start() < 200 else None \
-            if HEAD.match(head) and not inside_quoted_head(head) else sender  # a passage begun at Outlook's To line too
+            if HEAD.match(head) and not inside_quoted_head(head, before.get(chunk, "")) else sender  # a passage begun at Outlook's To line too
         if sender:
             found.append((chunk, sender))
     return found
@@ -358,7 +360,7 @@ def mail_senders(conn) -> list[tuple[int, str]]:
     talks = sorted(set(missing) & {key[0] for key in chats})
     mails = sorted(set(missing) - set(talks))
     heads = author_reads.chat_speakers(conn, talks) if talks else {}
-    for read, rows in ((senders, author_reads.mail_heads(conn, mails) if mails else []),
+    for read, rows in ((_senders_of(conn), author_reads.mail_heads(conn, mails) if mails else []),
                        (lambda its: speakers(its, heads), author_reads.passage_texts(conn, talks) if talks else [])):
         for file, its in groupby(rows, key=lambda row: row[1]):
             found[missing[file]] = read(list(its))
@@ -370,6 +372,17 @@ def mail_senders(conn) -> list[tuple[int, str]]:
                 _KEPT.pop(next(iter(_KEPT)))
             _KEPT[where] = now
     return [pair for key in files for pair in now[key]]
+
+
+def _senders_of(conn):
+    """``senders`` of a mail file's heads, the end of the passage before read for each passage begun at a long To
+    line (Outlook for Mac's block, or a draft's own head): a few, so read by id, not with every head."""
+    from search.index import author_reads
+
+    def read(heads: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
+        cut = [chunk for chunk, _, head in heads if mail_quotes.cut_list(head)]
+        return senders(heads, author_reads.tails_before(conn, cut, mail_quotes.BEFORE_CHARS) if cut else None)
+    return read
 
 
 # a chat message's line as ingest.chat writes it: 'Anna Berg: the invoice format is fine'

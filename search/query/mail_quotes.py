@@ -30,7 +30,7 @@ OUTLOOK_LINE = re.compile(r"(?:To|Cc|Subject|Date):[ \t]", re.IGNORECASE)
 OUTLOOK_LIST = re.compile(r"(?:To|Cc):[ \t][^\n;]*;", re.IGNORECASE)
 
 
-def inside_quoted_head(head: str) -> bool:
+def inside_quoted_head(head: str, before: str = "") -> bool:
     """Whether a passage beginning ``head`` at a To, Cc, Subject or Date line begins inside Outlook's block above a
     quoted message (its lines down to the blank line are To, Cc and Subject, or Outlook for Mac's 'Date: Monday,
     …': the chunker cut the block after its From and Sent lines), not at the head of a message of no From line (a
@@ -39,10 +39,31 @@ def inside_quoted_head(head: str) -> bool:
     line of 30 people runs past search.index.author_reads.HEAD_CHARS, and past the passage) is Outlook's where its
     To or Cc line joins its addresses with ';', as Outlook for Windows writes them: ingest.mail's own joins them
     with ',' (ingest.mail._addresses). Such a passage, of a forward carrying a message sent to a team, and the ones
-    after it named no sender: author='Bo' found none of his forward past it."""
+    after it named no sender: author='Bo' found none of his forward past it. Outlook for Mac joins them with ',' too:
+    its block is told by ``before``, the end of the passage before (``block_runs_on``)."""
     block, blank, _ = head.partition("\n\n")
     lines = block.split("\n")
     if any(OWN_HEAD_LINE.match(line) for line in lines) \
             or not all(OUTLOOK_LINE.match(line) or line[:1] in " \t" for line in lines[:-1 if not blank else None]):
         return False
-    return bool(blank) or any(OUTLOOK_LIST.match(line) for line in lines)
+    return bool(blank) or any(OUTLOOK_LIST.match(line) for line in lines) or block_runs_on(before)
+
+
+FROM_LINE = re.compile(r"(?m)^From:[ \t]*\S[^\n]*")
+BEFORE_CHARS = 600  # of the passage before one begun at a long To line: the block's From and Date lines, its overlap
+
+
+def cut_list(head: str) -> bool:
+    """Whether a passage's head begins at a To or Cc line that runs past it (no blank line in it): a draft's own
+    head or Outlook's block, told apart by the passage before (``block_runs_on``) where no ';' tells it."""
+    return head[:4] in ("To: ", "Cc: ") and "\n\n" not in head
+
+
+def block_runs_on(before: str) -> bool:
+    """Whether ``before``, the end of the passage before, ends inside Outlook's block: its last From line is a
+    quoted one (a Sent line, or Outlook for Mac's 'Date: Monday, …', after it) and no blank line follows it, so the
+    passage after it goes on with the block's To line. A draft's own head follows its message before's blank line."""
+    last = None
+    for last in FROM_LINE.finditer(before):
+        pass
+    return last is not None and quoted_head(before, last.end()) and "\n\n" not in before[last.end():]
