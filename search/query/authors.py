@@ -11,7 +11,8 @@ EPUB's creator) holds one person, so 'John Tolkien' is John Ronald Reuel Tolkien
 author, which may run several together ('Anna Lee Ben Okafor'), a name only where its words stand together
 (``_together``). A short form of a given name is no initial: 'Ben' does not find 'Benjamin Lee' (a prefix would find
 'Bennett' too), nor 'Bob' Robert; beside the surname it does, 'Ben Lee' finding Benjamin Lee and 'Bob Smith' Robert
-Smith (``_short_given``, search.query.nicknames).
+Smith, and the other way round, 'Robert Smith' finding the note recorded as Bob Smith's (``_short_given``,
+search.query.nicknames).
 
 A question that names a known author as its writer ('what did Ben write in March about hiring', 'notes by anna
 berg', 'papers by Ursula von der Leyen') puts that author's passages first (``theirs_first``), each keeping its
@@ -88,8 +89,7 @@ def wrote(recorded: str | None, name: str) -> bool:
         folded = recorded.lower()
         if not any(word in folded for word in words):
             return False
-        missing = {word[0] for word in words if len(word) > 1 and word not in folded
-                   and not any(long in folded for long in nicknames.long_forms(word))}
+        missing = {word[0] for word in words if len(word) > 1 and word not in folded and not _short_in(word, folded)}
         # a word missing is found only by an initial of its first letter, outside an address ('c' of c.lee@)
         if missing and not missing <= set(_INITIAL.findall(_ADDRESS.sub(" ", folded))):
             return False
@@ -167,22 +167,39 @@ SHORT_TRIED = 4  # a person's words at most tried as the long form of a short gi
 
 
 def _short_given(person: tuple[str, ...], words: tuple[str, ...], apart: bool = False) -> bool:
-    """Whether a name asked for is ``person`` with a short form of a given name: its first word (of SHORT_GIVEN
+    """Whether a name asked for is ``person`` with another form of a given name: its first word (of SHORT_GIVEN
     letters or more) begins a word of the person's, or is a nickname of it (search.query.nicknames: 'Bob' of
-    Robert, 'Peggy' of Margaret), and every other word, the surname, is held whole ('Ben Okafor' is Benjamin Okafor,
-    'Alex Berg' Alexandra Berg, 'Bob Smith' Robert Smith). A short form alone finds no one ('Ben' would find every
-    Benjamin and Bennett, 'Bob' every Robert). ``apart``: the person's field names each person apart (``Apart``)."""
+    Robert, 'Peggy' of Margaret), or the other way round (``_other_form``: the person recorded as 'Ben Okafor' or
+    'Bob Smith', asked for as Benjamin Okafor or Robert Smith), and every other word, the surname, is held whole
+    ('Ben Okafor' is Benjamin Okafor, 'Alex Berg' Alexandra Berg, 'Bob Smith' Robert Smith). A short form alone finds
+    no one ('Ben' would find every Benjamin and Bennett, 'Bob' every Robert), nor a given name alone a short form.
+    ``apart``: the person's field names each person apart (``Apart``)."""
     given, rest = words[0], words[1:]
     if not rest or len(given) < SHORT_GIVEN or any(len(word) < 2 or word not in person for word in rest):
         return False
-    long = nicknames.long_forms(given)
-    longer = [i for i, held in enumerate(person)
-              if len(held) > len(given) and held.startswith(given) or held in long]
-    for i in longer[:SHORT_TRIED]:
+    others = [i for i, held in enumerate(person) if _other_form(held, given)]
+    for i in others[:SHORT_TRIED]:
         shortened = person[:i] + (given,) + person[i + 1:]
         if _holds(shortened, words) and (apart or _together(shortened, words)):
             return True
     return False
+
+
+def _short_in(word: str, folded: str) -> bool:
+    """Whether a word asked for that ``folded`` (an author recorded, in small letters) lacks may stand there in
+    another form of a given name (``_short_given``): its long form, its nickname, a short form it begins with."""
+    return (any(long in folded for long in nicknames.long_forms(word))
+            or any(short in folded for short in nicknames.short_forms(word)) or word[:SHORT_GIVEN] in folded)
+
+
+def _other_form(held: str, given: str) -> bool:
+    """Whether a word of a person's, ``held``, is another form of the given name asked for: longer and begun by it
+    ('benjamin' of 'ben'), or shorter and beginning it ('ben' recorded, 'benjamin' asked: the same person as asked
+    the other way), or a nickname of it either way ('robert' of 'bob', 'bob' of 'robert'; search.query.nicknames)."""
+    if len(held) > len(given) and held.startswith(given) or SHORT_GIVEN <= len(held) < len(given) \
+            and given.startswith(held):
+        return True
+    return held in nicknames.long_forms(given) or held in nicknames.short_forms(given)
 
 
 def _fits(held: str, word: str) -> bool:

@@ -39,6 +39,19 @@ LONG_FORMS: dict[str, tuple[str, ...]] = {
 }
 
 
+def short_forms(given: str) -> tuple[str, ...]:
+    """The nicknames of the given name ``given`` ('robert': bob, bobby, robbie), folded; () for none here: 'Robert
+    Smith' asked for finds the note whose author is recorded as 'Bob Smith'."""
+    return SHORT_FORMS.get(given, ())
+
+
 def long_forms(nickname: str) -> tuple[str, ...]:
     """The given names ``nickname`` stands for ('bob': robert), folded; () for a word that is no nickname here."""
     return LONG_FORMS.get(nickname, ())
+
+
+# given name -> its nicknames here, the table read backwards
+SHORT_FORMS: dict[str, tuple[str, ...]] = {}
+for _nickname, _names in LONG_FORMS.items():
+    for _name in _names:
+        SHORT_FORMS[_name] = SHORT_FORMS.get(_name, ()) + (_nickname,)
