@@ -94,8 +94,8 @@ def wrote(recorded: str | None, name: str) -> bool:
         if missing and not missing <= set(_INITIAL.findall(_ADDRESS.sub(" ", folded))):
             return False
     apart = isinstance(recorded, Apart)
-    return any(_holds(person, words) and (apart or _together(person, words)) or _short_given(person, words, apart)
-               for person in persons(recorded))
+    return any(_holds(person, words) and (apart or _one_name(person) or _together(person, words))
+               or _short_given(person, words, apart or _one_name(person)) for person in persons(recorded))
 
 
 class Apart(str):
@@ -139,6 +139,26 @@ def _together(person: tuple[str, ...], words: tuple[str, ...]) -> bool:
             if len(first) > 1 and first not in _PARTICLES:
                 break
     return False
+
+
+# particles that join a name's parts, for telling one person's name of many words: question's, and Spanish 'los'/'las'
+# ('María de los Ángeles Fernández Ruiz')
+_JOINING = _PARTICLES | {"los", "las"}
+ONE_NAME_GIVEN = 2  # words at most before a name's particle: its given names ('José María de la Fuente')
+ONE_NAME_AFTER = 3  # words at most after it: 'del Carmen García López' (a given name's, then two surnames)
+
+
+def _one_name(person: tuple[str, ...]) -> bool:
+    """Whether a person of a document's metadata author, though of RUN_ON words or more, reads as one person's name by
+    a particle inside it: at most ONE_NAME_GIVEN words before it, at most ONE_NAME_AFTER after ('Maria del Carmen
+    García López', 'Jan Pieter van der Berg'), as a Spanish, Portuguese or Dutch name is written. Persons run
+    together are no such name ('Anna Lee Ben Okafor' has no particle; 'Anna Lee Ursula von der Leyen' three words
+    before it), so 'Maria López' finds her, and 'Anna Okafor' still no one."""
+    at = next((i for i, word in enumerate(person) if i and word in _JOINING), None)
+    if at is None or person[0] in _JOINING or person[-1] in _JOINING or _full_words(person) < RUN_ON:
+        return False
+    full = [len(word) > 1 and word not in _JOINING for word in person]
+    return sum(full[:at]) <= ONE_NAME_GIVEN and sum(full[at:]) <= ONE_NAME_AFTER
 
 
 def _full_words(words: tuple[str, ...]) -> int:
