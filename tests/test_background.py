@@ -696,18 +696,12 @@ def test_a_big_file_freed_when_its_job_is_lost_is_handed_on_when_back(immediate,
     """Its job lost (worker killed) while iCloud had freed the note: the scan forgot the row, and the note back
     unchanged was never read again (no vectors for good). The row stays, not lost meanwhile (the periodic rescan
     would scan the collection every minute for nothing); back, it is due and read again."""
-    from search.index import store
     from workers import rescan, tasks
     monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
     root = write_tree(tmp_path / "notes", {"big.md": big_note(40), "small.md": "# Small\n\nThe pelican.\n"})
     report = ingest(root)
     conn = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db")
-    [row] = work_reads.background(conn, report["id"])
-    dead = os.fork()
-    if dead == 0:
-        os._exit(0)
-    os.waitpid(dead, 0)
-    assert store.background_progress(conn, report["id"], "big.md", row["since"], 7, dead)  # killed after 7 chunks
+    _lost_after(conn, report["id"], 7)  # killed after 7 chunks
     content, st = _freed(root)
     tasks.discover(report["id"])
     assert [r["path"] for r in work_reads.background(conn, report["id"])] == ["big.md"], "kept while it is away"
@@ -715,6 +709,44 @@ def test_a_big_file_freed_when_its_job_is_lost_is_handed_on_when_back(immediate,
     _back(root, content, st)
     assert report["id"] in rescan.due(conn, 3600.0), "back: its lost job makes its collection due"
     _read_again_with_its_vectors(conn, report["id"])
+
+
+def test_a_cloud_only_big_file_whose_job_is_lost_is_handed_on_when_downloaded(immediate, sift_env, tmp_path,
+                                                                              monkeypatch):
+    """The same for a cloud-only note under its own name (macOS' File Provider, OneDrive: no placeholder, only the
+    stat's flag): its lost job made the periodic rescan scan the collection every minute, and that scan forgot the
+    row, so the note downloaded again unchanged got no vectors until it changed. Kept while it is cloud-only, its
+    lost job is found once it is downloaded, as any lost job is, and the scan reads it again. Linux sets no such
+    flag: cloud_only is given the stat as macOS gives it (tests/test_sync_placeholders.py)."""
+    from ingest import discover
+    from workers import rescan, tasks
+    from tests.test_sync_placeholders import _as_on
+    monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
+    root = write_tree(tmp_path / "notes", {"big.md": big_note(40), "small.md": "# Small\n\nThe pelican.\n"})
+    report = ingest(root)
+    conn = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db")
+    _lost_after(conn, report["id"], 7)
+    in_cloud = {(root / "big.md").stat().st_ino}
+    told = discover.cloud_only
+    monkeypatch.setattr(discover, "cloud_only", lambda info: told(
+        _as_on(info, st_flags=discover.SF_DATALESS if info.st_ino in in_cloud else 0)))
+    tasks.discover(report["id"])
+    assert [r["path"] for r in work_reads.background(conn, report["id"])] == ["big.md"], "kept while it is away"
+    assert report["id"] not in rescan.due(conn, 3600.0), "not rescanned every minute while it is cloud-only"
+    in_cloud.clear()  # downloaded again, as it was
+    assert report["id"] in rescan.due(conn, 3600.0), "downloaded: its lost job makes its collection due"
+    _read_again_with_its_vectors(conn, report["id"])
+
+
+def _lost_after(conn, collection_id: int, done: int) -> None:
+    """big.md's job lost after ``done`` chunks: its row names a worker that is gone."""
+    from search.index import store
+    [row] = work_reads.background(conn, collection_id)
+    dead = os.fork()
+    if dead == 0:
+        os._exit(0)
+    os.waitpid(dead, 0)
+    assert store.background_progress(conn, collection_id, "big.md", row["since"], done, dead)
 
 
 def test_a_worker_killed_while_loading_the_model_leaves_a_lost_job(immediate, sift_env, tmp_path, monkeypatch):

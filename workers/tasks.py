@@ -32,6 +32,7 @@ from ingest.changes import Known, plan_changes, settled_ctime
 from ingest.chunk import TooManyChunks, chunk_document, chunking, plain_count, text_hash
 from ingest.discover import (CLOUD_ONLY, DOWNLOADING, NOT_INCLUDED, FoundFile, Rules, not_downloaded, placeholder_for,
                              rules_of, walk, walk_paths, with_partners)
+from ingest.discover import away as not_on_this_disk
 from ingest.document import Skip
 from ingest.kinds import kind_of
 from ingest.parser_versions import parsers
@@ -284,10 +285,11 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
                                        plan.changes and r["path"] not in freed_paths and r["path"] not in carried),
                                       "changed"))
     # a freed note's row stays until the note is back on disk: forgotten, the note came back unchanged (not read
-    # again) and its passages never got their vectors. Its job lost, only a placeholder's, which lost_in_background
-    # leaves meanwhile (a cloud-only file under its own name would be lost, and rescanned, every minute)
+    # again) and its passages never got their vectors. Its job lost too, whether a placeholder stands for it or it
+    # is a cloud-only file under its own name (File Provider, OneDrive), which lost_in_background leaves alike
+    # meanwhile: the latter's row was forgotten here, and the note downloaded again got no vectors until it changed
     stale = [r for r in stale if r["path"] not in freed_paths
-             or r["done"] < r["total"] and not not_downloaded(root, r["path"])]
+             or r["done"] < r["total"] and not not_on_this_disk(root, r["path"])]
     # a refused link that was indexed before stays 'deleted' (its old version is retired), and is skipped
     refused_before = _refused_as_before(conn, collection["published"], unnamable)
     changes = {**{p: AS_BEFORE if p in refused_before else "added" for p in unnamable}, **plan.changes}
@@ -611,8 +613,9 @@ def lost_in_background(conn, queued: set | None = None) -> list:
     return [r for r in work_reads.background(conn) if r["done"] < r["total"] and not working.failed(r) and (
         (r["collection"], r["path"], r["since"]) not in queued if queued is not None
         else r["pid"] is not None and not working.alive(r["pid"])
-        and not (r["collection"] in roots and not_downloaded(roots[r["collection"]], r["path"])))]  # freed: a scan
-    # would keep its row (discover), the periodic rescan scanning every minute; it is handed on once it is back
+        and not (r["collection"] in roots and not_on_this_disk(roots[r["collection"]], r["path"])))]  # freed (a
+    # placeholder, or cloud-only under its own name): a scan keeps its row (discover), and the periodic rescan
+    # would scan every minute for nothing; once it is downloaded again it is lost like any other, and handed on
 
 
 def _by_outcome(carried: dict[str, Outcome]) -> dict[Outcome, list[str]]:
