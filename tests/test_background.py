@@ -749,6 +749,46 @@ def _lost_after(conn, collection_id: int, done: int) -> None:
     assert store.background_progress(conn, collection_id, "big.md", row["since"], done, dead)
 
 
+def test_a_big_file_written_by_a_resumed_recut_build_is_not_reported_skipped(immediate, sift_env, tmp_path,
+                                                                            monkeypatch):
+    """A new chunker (its VERSION bumped) reads every file again; the build hands big.md on and writes its words.
+    A consumer restarted while that build is under way resumes its scan, which reads every file again too (the
+    published generation is cut the old way): it marked big.md skipped, 'embedded in the background', and stats
+    said 1 file searchable, 1 skipped or failed as before, though big.md's words answered. Now the file the build
+    wrote as its job took it is left to that job."""
+    from ingest import chunk
+    from workers import runtime, tasks
+    from tests.test_first_parts import run_jobs
+    monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
+    monkeypatch.setenv("SIFT_FILES_PER_JOB", "1")  # big.md written before small.md is read
+    root = write_tree(tmp_path / "notes", {"big.md": big_note(40), "small.md": "# Small\n\nThe pelican.\n"})
+    report = ingest(root)
+    tasks.discover(report["id"])  # the scan its job asked for: published with its vectors
+    conn = runtime.index()
+    conn.executemany("DELETE FROM vectors WHERE model = ? AND text_hash = ?",
+                     [row[:2] for row in vectors_of(conn, "big.md")])  # the new cut's vectors are to be embedded
+    monkeypatch.setattr(chunk, "VERSION", chunk.VERSION + 1)
+    immediate.immediate = False
+    try:
+        tasks.discover(report["id"])
+        def written() -> bool:
+            building = generation_reads.building_generation(conn, report["id"])
+            return building is not None and progress_reads.progress_of(conn, building["id"], "big.md")["stage"] == \
+                "write"
+        run_jobs(immediate, written)  # the build wrote big.md, its job waits in the queue, small.md is not read yet
+        building = generation_reads.building_generation(conn, report["id"])["id"]
+        tasks.discover.call_local(report["id"], resume=True)  # a starting consumer's resumed scan
+        assert (progress_reads.progress_of(conn, building, "big.md")["state"]) == "done", \
+            dict(progress_reads.progress_of(conn, building, "big.md"))
+        run_jobs(immediate, lambda: collection_reads.get_collection(conn, report["id"])["published"] == building)
+    finally:
+        immediate.storage.flush_queue()  # big.md's job, which this test does not need
+        immediate.immediate = True
+    assert paths(Path(sift_env["SIFT_HOME"]) / "index.db", "walrus") == {"big.md"}
+    said = run_ingest(sift_env, "stats").stdout
+    assert "2 files, 41 chunks searchable" in said and "skipped" not in said, said
+
+
 def test_a_worker_killed_while_loading_the_model_leaves_a_lost_job(immediate, sift_env, tmp_path, monkeypatch):
     """A worker killed as it loads the model, before the job's first progress: the row said 'waiting' (no pid)
     until the consumer started again. The job now names its worker before loading the model, so the periodic

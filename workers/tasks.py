@@ -276,7 +276,8 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     store.record_away(conn, collection_id, {f.path: (f.size, f.mtime, f.ctime) for f in away},
                       None if scope is None else scope.paths)
     in_background, stale = _in_background(conn, collection_id, plan, found, _settings_prints(model),
-                                          None if scope is None else scope.paths)
+                                          None if scope is None else scope.paths,
+                                          _written_by_build(conn, collection_id, current) if was_building else {})
     carried.update(in_background)
     # a big file whose build wrote its passages without their vectors, its job no longer going on (done, lost, its
     # file touched): read again, its build writes it with the vectors cached (or hands it on again)
@@ -564,7 +565,7 @@ def in_background(total: int) -> str:
 
 
 def _in_background(conn, collection_id: int, plan, found: list[FoundFile], settings_print,
-                   looked: list[str] | None) -> tuple[dict[str, Outcome], list]:
+                   looked: list[str] | None, written: dict | None = None) -> tuple[dict[str, Outcome], list]:
     """The files the plan would read again whose chunks a job of their own is embedding, or waits to, as they
     are now (size, mtime, ctime, settings): left to that job, skipped here with the reason; or whose job failed for
     good, the file as it was then: failed as before, with the job's reason (read again, it would be handed on again
@@ -573,7 +574,11 @@ def _in_background(conn, collection_id: int, plan, found: list[FoundFile], setti
     gone, or its worker died (the file is read again, and handed on again if it still has that much to embed).
     ``looked``: the paths (files, folders) a targeted scan read, None for a walk of the whole collection; a
     targeted scan judges only the rows of files it looked at, one that is no longer there too (renamed: the row of
-    its old name went on, its job embedding what the new name's job embeds again)."""
+    its old name went on, its job embedding what the new name's job embeds again). ``written``: path → (size,
+    mtime) of the versions the generation being built wrote (``_written_by_build``): a file it wrote as its row's
+    job took it is left to that job even where the plan reads every file again (a new chunker or chunk size, whose
+    build a starting consumer resumed): it was marked skipped in that build, which then counted it among the
+    files skipped or failed and not searchable, though its words answered."""
     on_disk = {f.path: f for f in found}
     carried, stale = {}, []
     for row in work_reads.background(conn, collection_id):
@@ -585,6 +590,8 @@ def _in_background(conn, collection_id: int, plan, found: list[FoundFile], setti
         holds = (running or failed) and file is not None and plan.changes.get(path) != "deleted" and \
             Basis(file.size, file.mtime, file.ctime, settings_print(path)) == \
             Basis(row["size"], row["mtime"], row["ctime"], row["settings"])
+        if holds and (written or {}).get(path) == (row["size"], row["mtime"]):
+            plan.changes.pop(path, None)  # this build wrote it, cut as its job's row says: not read again
         if holds and path not in plan.changes:
             continue  # its passages are published, without their vectors: searchable by keyword; left to its job
         if holds:  # the build that handed it on did not write it (one before this version): skipped, as before
@@ -593,6 +600,14 @@ def _in_background(conn, collection_id: int, plan, found: list[FoundFile], setti
         else:
             stale.append(row)
     return carried, stale
+
+
+def _written_by_build(conn, collection_id: int, current: dict) -> dict[str, tuple[int, float]]:
+    """path → (size, mtime) of the file versions the collection's generation being built has written (``current``:
+    file_reads.current_files' rows)."""
+    building = generation_reads.building_generation(conn, collection_id)
+    return {} if building is None else {path: (row["size"], row["mtime"]) for path, row in current.items()
+                                        if row["gen_from"] == building["id"]}
 
 
 def background_failed(reason: str) -> str:
