@@ -103,7 +103,7 @@ def test_a_big_file_is_searchable_by_keyword_at_once_and_by_meaning_after_its_jo
     assert (aside["path"], aside["state"], aside["done"], aside["words"]) == ("big.md", "done", aside["total"], True)
     said = run_ingest(sift_env, "stats").stdout
     assert f"in the background: big.md: its {aside['total']:,} chunks are embedded; searchable by keyword; by " \
-           "meaning once its build reads it, next" in said, said
+           "meaning once the scan its job asked for has read it" in said, said
     assert "failed or skipped" not in said, said
 
     collection = collection_reads.get_collection(conn, report["id"])
@@ -688,6 +688,12 @@ def test_a_big_file_freed_once_its_job_is_done_gets_its_vectors_when_back(immedi
     content, st = _freed(root)
     tasks.discover(report["id"])
     assert [r["path"] for r in work_reads.background(conn, report["id"])] == ["big.md"], "kept while it is away"
+    said = run_ingest(sift_env, "stats").stdout  # it said 'by meaning once its build reads it, next': none would
+    assert f"big.md: its {row['total']:,} chunks are embedded; searchable by keyword; by meaning once it is " \
+           "downloaded again (a sync client keeps it in the cloud)" in said, said
+    assert working.background_notes(conn) == [
+        f"notes: big.md searchable by keyword; by meaning once it is downloaded again (a sync client keeps it in "
+        f"the cloud) ({row['total']:,} of {row['total']:,} chunks embedded)"]  # search's note, list_files' reason
     _back(root, content, st)
     _read_again_with_its_vectors(conn, report["id"])
 

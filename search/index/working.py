@@ -28,15 +28,18 @@ def in_background(conn, collection_id: int) -> list[dict]:
     bytes, seconds since handed on, done, total, and state: 'embedding' (its worker runs), 'waiting' (for a
     worker), 'done' (its build will read it), 'stopped' (its worker died: the next scan hands it on again),
     'failed' (its job failed for good: then also ``reason``); ``words``: whether its build wrote this version's
-    passages (searchable by keyword); and ``earlier``: whether an earlier version answers instead."""
-    now, found = time.time(), []
+    passages (searchable by keyword); ``earlier``: whether an earlier version answers instead; and ``away``: whether
+    its last scan found it not downloaded on this machine (a sync client freed it: no build reads it until it is
+    downloaded again), as that scan recorded it, with no look on disk."""
+    now, found, away = time.time(), [], None
     for r in work_reads.background(conn, collection_id):
+        away = file_reads.away_paths(conn, collection_id) if away is None else away  # read once, if any row
         reason = failed(r)
         state = "failed" if reason else "done" if r["done"] >= r["total"] else "waiting" if r["pid"] is None \
             else "embedding" if alive(r["pid"]) else "stopped"
         found.append({"stage": "embed", "path": r["path"], "files": 1, "bytes": r["bytes"],
                       "seconds": round(now - r["since"], 1), "done": r["done"], "total": r["total"], "state": state,
-                      **_indexed_as(conn, collection_id, r)})
+                      **_indexed_as(conn, collection_id, r), "away": r["path"] in away})
         if reason:
             found[-1]["reason"] = reason
     return found
@@ -77,11 +80,22 @@ def background_text(work: dict) -> str:
 
 
 def _by_words_text(work: dict, waiting: str) -> dict[str, str]:
-    """``background_text`` of a file whose passages are written already, their vectors to come."""
+    """``background_text`` of a file whose passages are written already, their vectors to come. A freed one
+    (``away``) is read by no build until it is downloaded again: stats said 'by meaning once its build reads it,
+    next' of it, as of a file on this disk."""
+    if work.get("away"):
+        return {"embedding": f"{text(work)}; {BY_KEYWORD}; {BY_MEANING_AWAY}, once embedded",
+                "waiting": f"{work['path']} waits for a worker to embed {waiting}; {BY_KEYWORD}; {BY_MEANING_AWAY}, "
+                           "once embedded",
+                "done": f"{work['path']}: its {work['total']:,} chunks are embedded; {BY_KEYWORD}; {BY_MEANING_AWAY}",
+                "stopped": f"{work['path']}: its worker stopped after {work['done']:,} of {work['total']:,} chunks; "
+                           f"{BY_KEYWORD}; {BY_MEANING_AWAY}, when a scan hands it on again",
+                "failed": f"{work['path']}: embedding its {work['total']:,} chunks failed: {work.get('reason')}; "
+                          f"{BY_KEYWORD}, not by meaning; {AGAIN}"}
     return {"embedding": f"{text(work)}; {BY_KEYWORD}; by meaning when embedded",
             "waiting": f"{work['path']} waits for a worker to embed {waiting}; {BY_KEYWORD}; by meaning when embedded",
             "done": f"{work['path']}: its {work['total']:,} chunks are embedded; {BY_KEYWORD}; by meaning once "
-                    "its build reads it, next",
+                    "the scan its job asked for has read it",
             "stopped": f"{work['path']}: its worker stopped after {work['done']:,} of {work['total']:,} chunks; "
                        f"{BY_KEYWORD}; by meaning once the next scan hands it on again",
             "failed": f"{work['path']}: embedding its {work['total']:,} chunks failed: {work.get('reason')}; "
@@ -89,6 +103,8 @@ def _by_words_text(work: dict, waiting: str) -> dict[str, str]:
 
 
 BY_KEYWORD = "searchable by keyword"
+# a freed big file with its words written: no build reads it again (for its vectors) until it is on this disk
+BY_MEANING_AWAY = "by meaning once it is downloaded again (a sync client keeps it in the cloud)"
 
 
 def background_state(work: dict) -> str:
@@ -110,6 +126,9 @@ def background_state(work: dict) -> str:
         said["stopped"] = (f"{BY_KEYWORD}; by meaning once the next scan hands it on again (its worker stopped "
                            f"after {work['done']:,} of {work['total']:,} chunks)")
         said["failed"] = f"{BY_KEYWORD}, not by meaning: embedding it failed ({work.get('reason')}); {AGAIN}"
+        if work.get("away"):  # 'big.md searchable by keyword; by meaning once it is downloaded again (… 40 of 40 …)'
+            said.update({state: f"{BY_KEYWORD}; {BY_MEANING_AWAY} ({work['done']:,} of {work['total']:,} chunks "
+                                "embedded)" for state in ("embedding", "waiting", "done", "stopped")})
     return f"{work['path']} {said[work['state']]}"
 
 
