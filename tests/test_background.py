@@ -795,6 +795,41 @@ def test_a_big_file_written_by_a_resumed_recut_build_is_not_reported_skipped(imm
     assert "2 files, 41 chunks searchable" in said and "skipped" not in said, said
 
 
+def test_an_edited_big_files_unchanged_passages_answer_by_meaning_before_its_job(immediate, sift_env, tmp_path,
+                                                                                 monkeypatch, embedder):
+    """An edit of a big file that leaves more than SIFT_BACKGROUND_CHUNKS passages to embed hands it on; its new
+    version replaces the old one at once, by its words. Its passages whose text the edit left alone have the old
+    version's vectors (the cache is keyed by the hash of the text embedded), so semantic search finds them at
+    once; only the new and changed ones wait for the job (here 39 of its 55 passages answer by meaning at once)."""
+    from workers import runtime, tasks
+    from tests.test_first_parts import run_jobs
+    monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
+    root = write_tree(tmp_path / "notes", {"big.md": big_note(40), "small.md": "# Small\n\nThe pelican.\n"})
+    report = ingest(root)
+    tasks.discover(report["id"])  # the scan its job asked for: published with its vectors
+    edited = big_note(40).replace("Paragraph 3 of the long log", "Paragraph 3, rewritten, of the long log")
+    (root / "big.md").write_text(edited + "".join(f"# Extra {i}\n\nGannet {i} dives for fish.\n\n" for i in range(15)))
+    immediate.immediate = False
+    try:
+        tasks.discover(report["id"])
+        conn = runtime.index()
+        run_jobs(immediate, lambda: any(isinstance(t.args[0], tasks.Background) for t in immediate.pending()
+                                        if t.args) and not generation_reads.building_generation(conn, report["id"]))
+    finally:
+        immediate.storage.flush_queue()  # its job, held back: the new passages wait for it
+        immediate.immediate = True
+    [row] = work_reads.background(conn, report["id"])
+    assert row["total"] == 16 and row["done"] == 0, dict(row)
+    with_vectors = conn.execute("SELECT count(*), count(v.text_hash) FROM files f JOIN chunks ch ON ch.file = f.id "
+                                "LEFT JOIN vectors v ON v.text_hash = ch.text_hash AND v.model = ? "
+                                "WHERE f.path = 'big.md' AND f.gen_to IS NULL", (runtime.model_id(),)).fetchone()
+    assert tuple(with_vectors) == (55, 39), tuple(with_vectors)
+    engine = Engine(Path(sift_env["SIFT_HOME"]) / "index.db", lambda: embedder)
+    found = engine.search("walrus number 30 and its travels", limit=5, mode="semantic").hits
+    assert found and found[0].path == "big.md", [h.path for h in found]
+    assert paths(Path(sift_env["SIFT_HOME"]) / "index.db", "gannet") == {"big.md"}, "its new words, at once"
+
+
 def test_a_worker_killed_while_loading_the_model_leaves_a_lost_job(immediate, sift_env, tmp_path, monkeypatch):
     """A worker killed as it loads the model, before the job's first progress: the row said 'waiting' (no pid)
     until the consumer started again. The job now names its worker before loading the model, so the periodic
