@@ -1316,6 +1316,47 @@ def test_which_frames_are_a_languages_or_a_librarys_own():
     assert traced_files("/app/node_modules/express/lib/router/index.js", ["c"] * 3, paths) == [2]
 
 
+NODE_14 = {
+    "src/bus/events.js": "export function emit(name, payload) {\n" + "\n".join(
+        f"  listener{i}(payload); // emit step {i}" for i in range(20)) + "\n}\n",
+    "internal/queue.js": "export function drain(queue) {\n" + "\n".join(
+        f"  job{i}(queue); // drain step {i}" for i in range(20)) + "\n}\n\nexport function reject(queue) {\n"
+        + "\n".join(f"  // the payload of the listener is undefined: reject {i}" for i in range(20)) + "\n}\n",
+    "shop/orders.py": TRACED["shop/orders.py"],
+}
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("trace, path, function", [
+    ("TypeError: Cannot read properties of undefined (reading 'card')\n    at EventEmitter.emit (events.js:377:5)\n"
+     "    at place_order (/home/me/shop/shop/orders.py:22:5)", "shop/orders.py", "place_order"),
+    ("TypeError: the payload of the listener is undefined\n    at drain (internal/queue.js:5:3)\n"
+     "    at processTicksAndRejections (internal/process/task_queues.js:93:5)", "internal/queue.js", "drain")])
+def test_node_14s_own_modules_written_bare_name_a_project_file_only_where_one_is_there(engine_over, trace, path,
+                                                                                        function, mode):
+    """Node 14 writes its core modules bare ('events.js:377:5'): the frame named the project's src/bus/events.js,
+    which defines an emit too, before the project's own frame. A file at the very path written ('internal/queue.js'
+    of the collection) is the project's, and was left out as Node's own."""
+    answer = engine_over(NODE_14).search(trace, mode=mode)
+    assert [(hit.path, _heading_ends(hit)) for hit in answer.hits[:1]] == [(path, function)], \
+        ([(hit.path, hit.heading_path) for hit in answer.hits[:3]], answer.notes)
+
+
+def test_which_bare_node_frames_are_the_projects():
+    from search.query.symbols import held_at
+    trace = "at EventEmitter.emit (events.js:377:5)\nat drain (internal/queue.js:5:3)\nat y (/app/events.js:3:4)"
+    assert frames(trace) == [("/app/events.js", 3, "y")]
+    assert frames(trace, held=lambda path: path == "internal/queue.js") == [
+        ("internal/queue.js", 5, "drain"), ("/app/events.js", 3, "y")]
+    assert frames("at Socket.emit (node:events.js:3:4)\nat f (events.js:3)", held=lambda path: True) == [
+        ("events.js", 3, "f")]  # 'node:' is Node's, whatever is held; no column: not Node's way of writing it
+    paths = ["internal/queue.js", "src/bus/events.js"]
+    among = lambda name: [row for row, path in enumerate(paths) if path.endswith("/" + name)]  # noqa: E731
+    assert held_at("./Internal/queue.js", ["app"] * 2, paths, among) and held_at("app/internal/queue.js", ["app"] * 2,
+                                                                                 paths, among)
+    assert not held_at("events.js", ["app"] * 2, paths, among)
+
+
 RUN_TOGETHER_HELD = {
     "web/accounts.ts": USERS,  # getUserName: indexed as 'getusername get user name'
     "users/profile.py": RUN_TOGETHER["users/profile.py"],

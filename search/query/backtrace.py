@@ -41,8 +41,16 @@ GOROOT = re.compile(r"(?i)(?:^|/)(?:\$goroot|go|go-?\d[\w.-]*|golang(?:-[\d.]+)?
 # and a build's with -trimpath ('runtime/panic.go:770 +0x132'): a goroutine's frame, its offset after the line
 GO_TRIMMED = re.compile(r"^(?:runtime|testing)/\S*\.go$")
 GO_OFFSET = re.compile(r"[ \t]+\+0x[0-9a-f]+")
-# Node's own modules: 'node:internal/modules/cjs/loader.js', and before Node 15 'internal/modules/cjs/loader.js'
+# Node's own modules: 'node:internal/modules/cjs/loader.js', and before Node 15 written bare: 'internal/modules/cjs/
+# loader.js', and a core module by its file's name alone ('events.js:377:5', '_stream_readable.js:1220:12'), which
+# named a project's own events.js (``node_bare``)
 NODE_INTERNAL = re.compile(r"^internal/\S*\.[cm]?js$")
+NODE_CORE = frozenset((
+    "_http_agent _http_client _http_common _http_incoming _http_outgoing _http_server _stream_duplex "
+    "_stream_passthrough _stream_readable _stream_transform _stream_wrap _stream_writable _tls_common _tls_wrap "
+    "assert async_hooks buffer child_process cluster console constants crypto dgram diagnostics_channel dns domain "
+    "events fs http http2 https inspector module net os path perf_hooks process punycode querystring readline repl "
+    "stream string_decoder sys timers tls trace_events tty url util v8 vm wasi worker_threads zlib").split())
 # Where installed libraries are: a frame there names a file of the library, which only a file whose path holds
 # the library's own (the folder the package is installed in and below: 'router/index.js', 'asyncio/base_events.py',
 # 'github.com/lib/pq/conn.go') stands for; by its name alone or the tail 'router/index.js' of
@@ -114,8 +122,8 @@ def minified_note(query: str, unfound: list[str], notes: list[str]) -> None:
 
 def toolchain(query: str, frame: re.Match) -> bool:
     """Whether a frame (``symbols.FRAME``'s match in ``query``) is in a language's own library, no file of the
-    user's: Rust's (``TOOLCHAIN``), Go's (``GOROOT``, or trimmed: ``GO_TRIMMED``), Node's (``node:…``, ``internal/…``).
-    Such frames are left out, so the user's own frames lead."""
+    user's: Rust's (``TOOLCHAIN``), Go's (``GOROOT``, or trimmed: ``GO_TRIMMED``), Node's (``node:…``). Such frames
+    are left out, so the user's own frames lead; Node's written bare are ``node_bare``'s."""
     path = (frame.group("file") or frame.group("path") or "").replace("\\", "/")
     if TOOLCHAIN.match(path) or (path.endswith(".go") and GOROOT.search(path)):
         return True
@@ -123,7 +131,21 @@ def toolchain(query: str, frame: re.Match) -> bool:
         return False
     if GO_TRIMMED.match(path) and GO_OFFSET.match(query, frame.end()):
         return True
-    return query[:frame.start("path")].endswith("node:") or bool(NODE_INTERNAL.match(path))
+    return query[:frame.start("path")].endswith("node:")
+
+
+def node_bare(query: str, frame: re.Match) -> bool:
+    """Whether a frame is Node's own module as Node 14 and before wrote it, without 'node:': 'internal/…', or a
+    core module's file alone with its line and column ('events.js:377:5'). Such a frame is Node's unless the
+    collection holds a file at that very path (``symbols.frames``' ``held``)."""
+    path = frame.group("path")
+    if path is None or query[:frame.start("path")].endswith("node:"):
+        return False
+    path = path.replace("\\", "/")
+    if NODE_INTERNAL.match(path):
+        return True
+    stem, dot, extension = path.rpartition(".")
+    return frame.group("column") is not None and extension == "js" and stem in NODE_CORE
 
 
 def library_path(path: str) -> str | None:

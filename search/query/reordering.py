@@ -376,11 +376,12 @@ def traced_first(read: Passages, query: str, ranked: list, mode: str, filters: F
     defining the function. One none of the rankings found comes scored 0 and unranked. The trace's words ranked
     other passages that say asyncio, events and run above the function it ran in. Scores stay as ranked; a note
     says so when the order changed."""
-    traced = symbols.frames(query) if mode != "semantic" else []
+    catalog = read.catalog
+    held = lambda path: symbols.held_at(path, catalog.collections, catalog.paths, catalog.named)  # noqa: E731
+    traced = symbols.frames(query, held) if mode != "semantic" else []
     if not traced:
         return ranked
     traced = _through_source_maps(read, query, traced, notes)
-    catalog = read.catalog
     mask = catalog.mask(filters)
     found = []
     files: dict[tuple[str, str | None], list[int]] = {}  # a long trace names a file at many lines: each file is

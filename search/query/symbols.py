@@ -46,15 +46,18 @@ FRAME = re.compile(r'File "(?P<file>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<fun
                    r'(?<![\w.~@\\-])(?<![\w.~@\\-]/)(?P<path>[\w.~@/\\-]*\w\.[A-Za-z]\w*):(?P<at>\d+)(?::(?P<column>\d+))?(?::\s+in\s+(?P<tested>\w+)\b(?!>))?')
 
 
-def frames(query: str) -> list[tuple[str, int, str | None]]:
+def frames(query: str, held=None) -> list[tuple[str, int, str | None]]:
     """(path as the trace writes it, with '/', line, the function's name or None) of each frame of a stack trace
     the query holds, each once, the most recent call first: Python's traceback (its 'File "…", line N' frames)
-    writes it last, where the error was raised, the other traces first."""
+    writes it last, where the error was raised, the other traces first. A frame of Node's own module written bare
+    ('events.js:377:5', 'internal/…') is kept only where ``held(path)`` says a collection holds a file there."""
     from search.query import backtrace
     above = backtrace.functions(query)  # Go's and Rust's, named on the line before the path
     found = []
     for m in FRAME.finditer(query):
         if backtrace.toolchain(query, m):  # Rust's, Go's or Node's own library, no file of the user's
+            continue
+        if backtrace.node_bare(query, m) and not (held and held(m.group("path").replace("\\", "/"))):
             continue
         function = (m.group("function") or m.group("tested") or (m.group("caller") or "").rsplit(".", 1)[-1]
                     or (above.get(m.end("path")) if m.group("path") else None) or None)
@@ -107,6 +110,15 @@ def traced_files(path: str, collections, paths: list[str], among=None, ambiguous
     if ambiguous:
         return rows or named
     return rows if best > 1 or len(rows) == 1 else []  # 'index.js' alone, in several folders: which is unknown
+
+
+def held_at(path: str, collections, paths: list[str], among) -> bool:
+    """Whether a collection holds a file at the very ``path`` a frame writes, relative to its root (or after its
+    collection's name): 'internal/util.js' of a project's internal/util.js, 'events.js' of an events.js at its root.
+    ``among(name)``: the rows of the files of that name (``Catalog.named``)."""
+    wanted = path.strip().removeprefix("./").casefold()
+    return any(whole == wanted for row in among(wanted.rsplit("/", 1)[-1])
+               for whole in (paths[row].casefold(), f"{collections[row]}/{paths[row]}".casefold()))
 
 
 def names_file(query: str, collection: str, path: str) -> bool:
