@@ -221,3 +221,18 @@ def test_frames_read_together_are_the_places_each_alone_gives(tmp_path, monkeypa
     refused = source_maps.originals(roots, frames)
     assert {str(refused[frame]) for frame in frames[:-1]} == {"the source map b.js.map is over 0 MB and was not read"}
     assert refused[frames[-1]] is None
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_a_one_line_bundles_frames_are_each_their_own_place(engine_over, mode):
+    """A one-line bundle's trace is one line at several columns: the frames were kept once a line, so both were
+    read at the last column the trace writes (cartTotal), and avatarUrl, where the error was, was not found. Each
+    column is its own place, its own source line and function."""
+    answer = engine_over(TREE).search("TypeError: Cannot read properties of undefined (reading 'picture')\n"
+                                      "    at e (https://shop.example.com/dist/main.js:1:48213)\n"
+                                      "    at t (https://shop.example.com/dist/main.js:1:30005)", mode=mode)
+    assert [(hit.path, hit.heading_path.split(" > ")[-1]) for hit in answer.hits[:2]] == [
+        ("src/users/profile.ts", "avatarUrl"), ("src/orders/cart.ts", "cartTotal")], answer.notes
+    assert ("the stack trace's frames main.js:1:48213 is src/users/profile.ts:18 by its source map dist/main.js.map; "
+            "main.js:1:30005 is src/orders/cart.ts:5 by its source map dist/main.js.map") in answer.notes, answer.notes
+    assert source_maps.columns("at e (a.js:1:9)\nat f (a.js:1:3)\nat g (a.js:1:9)") == {("a.js", 1): [9, 3]}

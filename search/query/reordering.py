@@ -417,23 +417,24 @@ def _through_source_maps(read: Passages, query: str, traced: list, notes: list[s
     found = lambda path: symbols.traced_files(path, catalog.collections, catalog.paths, catalog.named)  # noqa: E731
     at_columns, read_as, frames = source_maps.columns(query), [], []
     # not a library's (node_modules/), whose maps would lead into the library's sources
-    bundled = [(path, line, at_columns[(path, line)]) for path, line, _ in traced
+    bundled = [(path, line, column) for path, line, _ in traced
                if (path, line) in at_columns and source_maps.BUNDLE.search(path)
-               and not backtrace.library_path(path) and not found(path)]
+               and not backtrace.library_path(path) and not found(path) for column in at_columns[(path, line)]]
     mapped_at = {}
     if bundled:  # each map read once for all its frames (a map's mappings are read to its farthest frame)
         roots = [(row["name"], row["root"]) for row in collection_reads.collections(read.conn)]
         mapped_at = source_maps.originals(roots, bundled)
     for path, line, function in traced:
-        mapped = mapped_at.get((path, line, at_columns.get((path, line))))
-        if isinstance(mapped, source_maps.Refused):
-            note(notes, str(mapped))
-            mapped = None
-        if mapped is None:
+        # a one-line bundle's frames: one line at several columns, each read as its own place, in the trace's order
+        places = [mapped_at.get((path, line, column)) for column in at_columns.get((path, line), [None])]
+        for refused in dict.fromkeys(str(at) for at in places if isinstance(at, source_maps.Refused)):
+            note(notes, refused)
+        mapped = [at for at in places if isinstance(at, source_maps.Mapped)]
+        if not mapped:
             frames.append((path, line, function))
-            continue
-        frames.append((next((at for at in mapped.candidates if found(at)), mapped.candidates[-1]), mapped.line, None))
-        read_as.append(f"{mapped.shown} is {mapped.source}:{mapped.line} by its source map {mapped.map_path}")
+        for at in mapped:
+            frames.append((next((held for held in at.candidates if found(held)), at.candidates[-1]), at.line, None))
+            read_as.append(f"{at.shown} is {at.source}:{at.line} by its source map {at.map_path}")
     if read_as:
         note(notes, f"the stack trace's frame{'s' if len(read_as) > 1 else ''} {'; '.join(read_as)}")
     return frames

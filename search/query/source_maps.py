@@ -53,10 +53,17 @@ class Refused(Exception):
     """A map that is not read: too big, an index map, or not one Sift can read; str() says why."""
 
 
-def columns(query: str) -> dict[tuple[str, int], int]:
-    """{(a frame's path as ``symbols.frames`` gives it, its line): its column} of the frames that write one."""
-    return {(m.group("path").replace("\\", "/"), int(m.group("at"))): int(m.group("column"))
-            for m in FRAME.finditer(query) if m.group("path") and m.group("column")}
+def columns(query: str) -> dict[tuple[str, int], list[int]]:
+    """{(a frame's path as ``symbols.frames`` gives it, its line): its columns, each once, as the trace writes them}
+    of the frames that write one: a one-line bundle's frames are one line at several columns, each its own place
+    (kept once a line, they were read as one, at the last column)."""
+    found: dict[tuple[str, int], list[int]] = {}
+    for m in FRAME.finditer(query):
+        if m.group("path") and m.group("column"):
+            at = found.setdefault((m.group("path").replace("\\", "/"), int(m.group("at"))), [])
+            if int(m.group("column")) not in at:
+                at.append(int(m.group("column")))
+    return found
 
 
 def find_map(roots: list[tuple[str, str]], path: str) -> tuple[str, Path, str] | None:
