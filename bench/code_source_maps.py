@@ -5,7 +5,9 @@ of it is mappings, a bundle of one long line per 64 KB of code, the worst case: 
 decoded) and looks up a frame at the start and at the end of the bundle, the farthest place, and a trace's
 eight frames at its end, one by one (as each search did) and together (``source_maps.originals``, one pass).
 Prints the median of five lookups and the peak of Python's allocations (tracemalloc) during one, beside the map's
-size: a map whose mappings before the frame are over MAX_MAPPINGS_READ is refused.
+size: a map whose mappings before the frame are over MAX_MAPPINGS_READ is refused. Then an index map (``sections``)
+just under MAX_INDEX_MAP_BYTES, its two sections' maps written in it, a frame at the end of the second, beside the
+same map read alone: an index map is parsed whole.
 
     python bench/code_source_maps.py
 """
@@ -106,5 +108,32 @@ def eight_frames(folder: str, path: Path, line: int, column: int) -> None:
           f"together {all_at_once:.2f} s ({one / all_at_once:.1f}x), peak {peak / 2**20:.1f} MB, same places: {same}")
 
 
+def index_map(folder: Path) -> None:
+    """A frame at the end of an index map's second section (two maps of 3 MB written in it), and the same
+    frame read through that map alone: the index map is parsed whole, the plain one read where its keys are."""
+    path, line, column = write_map(folder, 3)
+    inner = json.loads(path.read_text())
+    index = folder / "index.js.map"
+    index.write_text(json.dumps({"version": 3, "sections": [{"offset": {"line": 0, "column": 0}, "map": inner},
+                                                            {"offset": {"line": line, "column": 0}, "map": inner}]}))
+    for name, at_line in (("index", 2 * line), (path.name, line)):
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            found = source_maps.original([("c", str(folder))], name.removesuffix(".map") if name != "index"
+                                         else "index.js", at_line, column)
+            times.append(time.perf_counter() - start)
+        tracemalloc.start()
+        source_maps.original([("c", str(folder))], "index.js" if name == "index" else path.name.removesuffix(".map"),
+                             at_line, column)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        size = (index if name == "index" else path).stat().st_size / 2**20
+        print(f"{'index map' if name == 'index' else 'plain map':9} {size:5.1f} MB: frame at the end "
+              f"{statistics.median(times):.2f} s, peak {peak / 2**20:.1f} MB, {found.source}:{found.line}")
+
+
 if __name__ == "__main__":
     main()
+    with tempfile.TemporaryDirectory(prefix="sift-maps-") as folder:
+        index_map(Path(folder))

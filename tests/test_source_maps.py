@@ -36,6 +36,9 @@ TREE = {
     # a bundle of eight lines, each mapped to a line of profile.ts or cart.ts (from column 0) and of the other (100)
     "dist/app.js.map": json.dumps({**MAP, "mappings": mappings([[(0, i % 2, i, 0), (100, 1 - i % 2, 20 - i, 0)]
                                                                  for i in range(8)])}),
+    # a bundle whose map is in another folder, named on its last line
+    "dist/web/shop.js": "!function(e){" + "var a=1;" * 8000 + "}();\n//# sourceMappingURL=../../maps/shop.js.map\n",
+    "maps/shop.js.map": json.dumps(MAP),
 }
 TRACE = ("TypeError: Cannot read properties of undefined (reading 'picture')\n"
          "    at e (https://shop.example.com/dist/main.js:1:48213)\n"
@@ -92,7 +95,7 @@ def test_where_a_map_says_a_place_of_the_bundle_comes_from(tmp_path):
 
 def test_a_map_too_big_or_of_other_maps_is_not_read(tmp_path, monkeypatch):
     """A map of tens of megabytes is mostly its sources' text: it is read where its keys are, never whole, and
-    one over MAX_MAP_BYTES is not read at all (said so); nor an index map, which names other maps."""
+    one over MAX_MAP_BYTES is not read at all (said so); nor an index map's section naming a map that is not there."""
     (tmp_path / "big.js.map").write_text(json.dumps({**MAP, "sourcesContent": [PROFILE * 1000, CART]}))
     assert source_maps.original([("c", str(tmp_path))], "big.js", 1, 48213).line == 18
     monkeypatch.setattr(source_maps, "MAX_MAP_BYTES", 2**20)
@@ -101,7 +104,7 @@ def test_a_map_too_big_or_of_other_maps_is_not_read(tmp_path, monkeypatch):
     monkeypatch.undo()
     (tmp_path / "index.js.map").write_text(json.dumps({"version": 3, "sections": [{"offset": {"line": 0, "column": 0},
                                                                                     "url": "a.js.map"}]}))
-    with pytest.raises(source_maps.Refused, match="an index map"):
+    with pytest.raises(source_maps.Refused, match="section 'a.js.map' names no map in the collection"):
         source_maps.original([("c", str(tmp_path))], "index.js", 1, 1)
     monkeypatch.setattr(source_maps, "MAX_MAPPINGS_READ", 8)
     monkeypatch.setattr(source_maps, "CHUNK", 16)
@@ -236,3 +239,80 @@ def test_a_one_line_bundles_frames_are_each_their_own_place(engine_over, mode):
     assert ("the stack trace's frames main.js:1:48213 is src/users/profile.ts:18 by its source map dist/main.js.map; "
             "main.js:1:30005 is src/orders/cart.ts:5 by its source map dist/main.js.map") in answer.notes, answer.notes
     assert source_maps.columns("at e (a.js:1:9)\nat f (a.js:1:3)\nat g (a.js:1:9)") == {("a.js", 1): [9, 3]}
+
+
+def test_a_map_its_bundle_names_in_another_folder_is_read(engine_over):
+    """'//# sourceMappingURL=../../maps/shop.js.map' on the bundle's last line: the map is not beside the bundle,
+    and the frame was said to be minified code with no map."""
+    answer = engine_over(TREE).search("TypeError: Cannot read properties of undefined (reading 'picture')\n"
+                                      "    at e (https://shop.example.com/dist/web/shop.js:1:48213)", mode="keyword")
+    assert [(hit.path, hit.heading_path.split(" > ")[-1]) for hit in answer.hits[:1]] == [
+        ("src/users/profile.ts", "avatarUrl")], answer.notes
+    assert ("the stack trace's frame shop.js:1:48213 is src/users/profile.ts:18 by its source map maps/shop.js.map"
+            in answer.notes), answer.notes
+
+
+@pytest.mark.parametrize("named, read_as", [
+    ("../maps/app.js.map", "maps/app.js.map"), ("app%20one.js.map?v=3", "dist/app one.js.map"),
+    ("https://cdn.example.com/app.js.map", None), ("data:application/json;base64,eyJ2ZXJzaW9uIjozfQ==", None),
+    ("/static/app.js.map", None), ("../../../etc/app.js.map", None), ("C:/maps/app.js.map", None)])
+def test_the_map_a_bundle_names_is_read_only_within_its_collection(tmp_path, named, read_as):
+    """A map on a server, written in the bundle (data:), from the server's root or outside the collection is not
+    read: only a path relative to the bundle, within the collection."""
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "dist" / "app.js").write_text("var a=1;" * 2000 + f"\n//# sourceMappingURL={named}\n")
+    assert source_maps.named_map(str(tmp_path), "dist/app.js") == read_as
+    (tmp_path / "dist" / "old.js").write_text("var a=1;\n//@ sourceMappingURL=old.js.map")
+    assert source_maps.named_map(str(tmp_path), "dist/old.js") == "dist/old.js.map"
+    assert source_maps.named_map(str(tmp_path), "dist/none.js") is None
+
+
+def _index_map(*sections) -> str:
+    return json.dumps({"version": 3, "sections": [{"offset": {"line": line, "column": column}, **at}
+                                                  for line, column, at in sections]})
+
+
+def test_an_index_maps_sections_are_read_each_from_its_offset(tmp_path):
+    """An index map (``sections``: each a map and the place in the bundle it starts at) was not read. Each frame is
+    read in its section, counted from the section's offset: through the map written in it, or the one its ``url``
+    names (relative to the index map), or an index map in it."""
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "cart.js.map").write_text(json.dumps(
+        {**MAP, "sources": ["../src/orders/cart.ts", "webpack://shop/./src/orders/cart.ts"]}))
+    nested = json.loads(_index_map((0, 0, {"map": MAP})))
+    (tmp_path / "dist" / "main.js.map").write_text(_index_map(
+        (0, 0, {"map": MAP}), (0, 60_000, {"url": "../maps/cart.js.map"}), (3, 10, {"map": nested})))
+    roots = [("shop", str(tmp_path))]
+    found = source_maps.originals(roots, [("dist/main.js", 1, 48213), ("dist/main.js", 1, 60_000 + 48213),
+                                          ("dist/main.js", 2, 15), ("dist/main.js", 4, 10 + 48213),
+                                          ("dist/main.js", 4, 5)])
+    assert {frame: (at.source, at.line, at.candidates[0]) if at else None for frame, at in found.items()} == {
+        ("dist/main.js", 1, 48213): ("src/users/profile.ts", 18, "shop/src/users/profile.ts"),
+        ("dist/main.js", 1, 108213): ("src/orders/cart.ts", 18, "shop/src/orders/cart.ts"),
+        ("dist/main.js", 2, 15): ("src/orders/cart.ts", 10, "shop/maps/src/orders/cart.ts"),  # cart.js.map's line 2
+        ("dist/main.js", 4, 48223): ("src/users/profile.ts", 18, "shop/src/users/profile.ts"),
+        ("dist/main.js", 4, 5): None}  # before the third section: the second's line 4, which maps nothing
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("written, said", [
+    (_index_map((0, 0, {"url": "main.js.map"})), "holds maps over 3 deep"),
+    (_index_map((0, 0, {"map": json.loads(_index_map((0, 0, {"map": json.loads(_index_map((0, 0, {"map": json.loads(
+        _index_map((0, 0, {"map": MAP})))})))})))})), "holds maps over 3 deep"),
+    ('{"sections": ' + "[" * 200_000 + "]" * 200_000 + "}", "could not be read"),
+    (_index_map((0, 9, {"map": MAP}), (0, 1, {"map": MAP})), "sections could not be read"),
+    (_index_map((0, 0, {"map": MAP}), (0, 1, {"map": MAP}), (0, 2, {"map": MAP})), "sections could not be read"),
+    (_index_map((0, 0, {"url": "../../outside.js.map"})), "names no map in the collection"),
+    (_index_map((0, 0, {"url": "https://cdn.example.com/a.js.map"})), "names no map in the collection"),
+    (_index_map((0, 0, {"map": MAP})) + " " * 2**20, "is an index map over 1 MB")])
+def test_a_hostile_index_map_is_said_unread(tmp_path, monkeypatch, written, said):
+    """An index map naming itself, nested past MAX_DEPTH, nested JSON a recursion fails on, sections out of order or
+    too many, a section outside the collection, or one over its cap: a clear refusal, never a hang or a crash."""
+    monkeypatch.setattr(source_maps, "MAX_SECTIONS", 2)
+    monkeypatch.setattr(source_maps, "MAX_INDEX_MAP_BYTES", 2**20)
+    (tmp_path / "outside.js.map").write_text(json.dumps(MAP))
+    (tmp_path / "shop" / "dist").mkdir(parents=True)
+    (tmp_path / "shop" / "dist" / "main.js.map").write_text(written)
+    with pytest.raises(source_maps.Refused, match=said):
+        source_maps.original([("shop", str(tmp_path / "shop"))], "dist/main.js", 1, 5)

@@ -2,17 +2,22 @@
 
 A frame such as ``at e (dist/main.js:1:48213)`` names a column of one long machine-written line: Sift skips such a
 bundle (and its build folder), so the frame found nothing. Where a collection's folder holds the bundle's map
-beside it (``dist/main.js.map``: a source map of version 3, with ``sources`` and ``mappings``), the frame's line
-and column are looked up in it: its ``sources`` name the file and its mappings the line, which the trace's other
-frames are then searched as.
+beside it (``dist/main.js.map``: a source map of version 3, with ``sources`` and ``mappings``), or where the
+bundle's last line names it elsewhere in the collection (``//# sourceMappingURL=../maps/main.js.map``), the frame's
+line and column are looked up in it: its ``sources`` name the file and its mappings the line, which the trace's
+other frames are then searched as. An index map (``sections``: maps each at an offset of the bundle, written in it
+or named by a ``url``) is read section by section.
 
 A map may be tens of megabytes, most of it the sources' own text (``sourcesContent``): it is not parsed whole but
 mapped into memory and read where its keys are, its mappings decoded as a stream up to the frame's place, without
-keeping them; a trace's frames in one map read it once, in one pass to the farthest (``originals``). A map over MAX_MAP_BYTES, or whose mappings before the frame are over MAX_MAPPINGS_READ, is not
-read (the answer says so); nor is an index map (``sections``), which names other maps.
+keeping them; a trace's frames in one map read it once, in one pass to the farthest (``originals``). A map over
+MAX_MAP_BYTES, or whose mappings before the frame are over MAX_MAPPINGS_READ, is not read (the answer says so);
+nor an index map over MAX_INDEX_MAP_BYTES (it is parsed whole), of over MAX_SECTIONS sections or maps nested over
+MAX_DEPTH deep (one naming itself), nor a map on a server, inline (``data:``) or outside the collection.
 """
 from __future__ import annotations
 
+import bisect
 import json
 import mmap
 import posixpath
@@ -32,6 +37,13 @@ HALVED = 64  # segments of a line's piece holding a frame's place past which it 
 _decoded: dict[bytes, list[int]] = {}
 SOURCES_READ = 2 * 2**20  # bytes read of the map for its "sources" list, past which it is taken as unreadable
 BUNDLE = re.compile(r"\.[cm]?js$", re.IGNORECASE)
+# A map named by its bundle's last line ('//# sourceMappingURL=../maps/app.js.map'): the bundle's last bytes read
+URL_READ = 4096
+MAP_URL = re.compile(rb"//[#@][ \t]*sourceMappingURL=[ \t]*([^\s'\"]{1,1024})")
+# An index map ('sections': each a map's offset in the bundle and the map, written in it or named by its 'url')
+MAX_INDEX_MAP_BYTES = 8 * 2**20  # an index map is parsed whole (its sections' maps are in it): about 0.1 s for 8 MB
+MAX_SECTIONS = 10_000
+MAX_DEPTH = 3  # index maps in index maps, and maps named by a section's url, a map's own or one naming it again
 # the folders a bundle served from a URL's path ('https://shop.example.com/static/js/main.3f2a1b.js') is built in
 BUILD_FOLDERS = ("", "build/", "dist/", "out/", "public/")
 _COLON = re.compile(rb'\s*:\s*')
@@ -50,7 +62,8 @@ class Mapped:
 
 
 class Refused(Exception):
-    """A map that is not read: too big, an index map, or not one Sift can read; str() says why."""
+    """A map that is not read: too big, nested too deep, outside the collection, or not one Sift can read; str()
+    says why."""
 
 
 def columns(query: str) -> dict[tuple[str, int], list[int]]:
@@ -69,21 +82,50 @@ def columns(query: str) -> dict[tuple[str, int], list[int]]:
 def find_map(roots: list[tuple[str, str]], path: str) -> tuple[str, Path, str] | None:
     """(collection, the map file, its path relative to the collection's root) of the bundle a frame's ``path``
     names: its longest tail with '.map' after it in a collection's folder, or in its build folders
-    (``BUILD_FOLDERS``); None if none is there."""
+    (``BUILD_FOLDERS``), or the map that bundle's ``sourceMappingURL`` names in the collection
+    (``named_map``); None if none is there."""
     parts = [part for part in path.replace("\\", "/").split("/") if part not in ("", ".", "..")]
     if not parts or not BUNDLE.search(parts[-1]):
         return None
     for start in range(len(parts)):
         for folder in BUILD_FOLDERS:
-            relative = folder + "/".join(parts[start:]) + ".map"
+            bundle = folder + "/".join(parts[start:])
             for collection, root in roots:
-                candidate = Path(root) / relative
-                try:
-                    if candidate.is_file() and candidate.resolve().is_relative_to(Path(root).resolve()):
-                        return collection, candidate, relative
-                except OSError:
-                    continue
+                for relative in (bundle + ".map", None):
+                    relative = relative or named_map(root, bundle)
+                    candidate = Path(root) / relative if relative else None
+                    try:
+                        if candidate and candidate.is_file() and _inside(root, candidate):
+                            return collection, candidate, relative
+                    except OSError:
+                        continue
     return None
+
+
+def named_map(root: str, bundle: str) -> str | None:
+    """The path, relative to ``root``, of the map the bundle at ``bundle`` (relative to ``root``) names on its last
+    line ('//# sourceMappingURL=../maps/app.js.map': maps/app.js.map of dist/app.js), read from its last URL_READ
+    bytes; None for no bundle or none named, or one named outside the collection, on a server or inline
+    (``data:``: a bundle of the map's size in one line), which are not read."""
+    try:
+        with open(Path(root) / bundle, "rb") as f:
+            f.seek(max(0, f.seek(0, 2) - URL_READ))
+            named = MAP_URL.findall(f.read(URL_READ))
+    except OSError:
+        return None
+    if not named:
+        return None
+    from urllib.parse import unquote
+    url = unquote(named[-1].decode("utf-8", "replace")).split("?", 1)[0].split("#", 1)[0]
+    if not url or url.startswith("/") or re.match(r"^[a-z][\w+.-]*:", url, re.IGNORECASE):
+        return None
+    relative = posixpath.normpath(posixpath.join(posixpath.dirname(bundle), url))
+    return None if relative.startswith("../") or relative == ".." else relative
+
+
+def _inside(root: str, path: Path) -> bool:
+    """Whether ``path`` is within ``root`` once links are followed."""
+    return path.resolve().is_relative_to(Path(root).resolve())
 
 
 def original(roots: list[tuple[str, str]], path: str, line: int, column: int) -> Mapped | None:
@@ -110,9 +152,11 @@ def originals(roots: list[tuple[str, str]], frames: list[tuple[str, int, int]]) 
             by_map.setdefault(found[1], []).append((frame, found))
     for map_file, framed in by_map.items():
         collection, _, relative = framed[0][1]
+        root = next(root for name, root in roots if name == collection)
         places: dict = {}
         try:
-            _lookup(map_file, {(line - 1, column - 1) for (_, line, column), _ in framed}, relative, places)
+            _lookup(map_file, {(line - 1, column - 1) for (_, line, column), _ in framed}, relative, places,
+                    (root, relative))
         except Refused as refused:
             places = {place: places.get(place, refused) for (_, line, column), _ in framed
                       for place in [(line - 1, column - 1)]}
@@ -123,42 +167,110 @@ def originals(roots: list[tuple[str, str]], frames: list[tuple[str, int, int]]) 
             if isinstance(at, Refused):
                 results[(path, line, column)] = at
             elif at is not None:
-                source, source_line = at
+                source, source_line, folder = at
                 results[(path, line, column)] = Mapped(
                     f"{path.rsplit('/', 1)[-1]}:{line}:{column}", relative, _cleaned(source),
-                    _candidates(collection, posixpath.dirname(relative), source), source_line)
+                    _candidates(collection, folder, source), source_line)
     return results
 
 
-def _lookup(map_file: Path, places: set[tuple[int, int]], shown: str, found: dict) -> None:
-    """Fill ``found`` with {place: (the source as the map names it, its line from 1), or None} of each place
-    (line, column, from 0) in the bundle. Raises Refused for a map not read, ``found`` holding the places read
-    before."""
+def _lookup(map_file: Path, places: set[tuple[int, int]], shown: str, found: dict, where: tuple[str, str],
+            depth: int = 0) -> None:
+    """Fill ``found`` with {place: (the source as the map names it, its line from 1, the folder its map is in
+    relative to the collection's root), or None} of each place (line, column, from 0) in the bundle; ``where``:
+    the collection's root and the map's path relative to it. Raises Refused for a map not read, ``found`` holding
+    the places read before."""
     size = map_file.stat().st_size
     if size > MAX_MAP_BYTES:
         raise Refused(f"the source map {shown} is over {MAX_MAP_BYTES // 2**20} MB and was not read")
     if size == 0:
         return
     with open(map_file, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-        if _key(mapped, b"sections", b"[") is not None:
-            raise Refused(f"the source map {shown} is an index map of other maps, which Sift does not read")
-        mappings, sources = _key(mapped, b"mappings", b'"'), _key(mapped, b"sources", b"[")
-        if mappings is None or sources is None:
-            raise Refused(f"the source map {shown} has no mappings or sources Sift can read")
-        names = _json(mapped, sources, shown)
-        root = _key(mapped, b"sourceRoot", b'"')
-        prefix = _json(mapped, root, shown) if root is not None else ""
-        at: dict = {}
+        if _key(mapped, b"sections", b"[") is None:
+            return _plain(mapped, places, shown, found, posixpath.dirname(where[1]))
+        if size > MAX_INDEX_MAP_BYTES:
+            raise Refused(f"the source map {shown} is an index map over {MAX_INDEX_MAP_BYTES // 2**20} MB and was "
+                          "not read")
         try:
-            _segments(mapped, mappings + 1, sorted(places), shown, at)
-        except ValueError:  # a character no VLQ digit, or a number no map writes: said, not a failed search
-            raise Refused(f"the source map {shown}'s mappings could not be read") from None
+            index = json.loads(mapped[:])
+        except (ValueError, RecursionError):
+            raise Refused(f"the source map {shown} could not be read") from None
+    _sections(index, places, shown, found, where, depth)
+
+
+def _sections(index, places: set[tuple[int, int]], shown: str, found: dict, where: tuple[str, str],
+              depth: int) -> None:
+    """Fill ``found`` (as ``_lookup``) from an index map: each place read in the section it falls in (the last
+    whose offset is at or before it), counted from that offset, through the section's map, written in it or named
+    by its ``url`` (relative to the index map, in the collection). Bounded: MAX_SECTIONS sections, MAX_DEPTH maps
+    deep (an index map's section naming the index map itself)."""
+    sections = index.get("sections") if isinstance(index, dict) else None
+    if depth >= MAX_DEPTH:
+        raise Refused(f"the source map {shown} holds maps over {MAX_DEPTH} deep and was not read")
+    if not isinstance(sections, list) or len(sections) > MAX_SECTIONS:
+        raise Refused(f"the source map {shown}'s sections could not be read (at most {MAX_SECTIONS:,})")
+    offsets = [_offset(section) for section in sections]
+    if None in offsets or offsets != sorted(offsets):
+        raise Refused(f"the source map {shown}'s sections could not be read")
+    by_section: dict[int, dict] = {}
+    for place in places:
+        i = bisect.bisect_right(offsets, place) - 1
+        if i < 0:
+            found[place] = None
+            continue
+        line, column = offsets[i]
+        by_section.setdefault(i, {})[(place[0] - line, place[1] - column if place[0] == line else place[1])] = place
+    for i, local in by_section.items():
+        within: dict = {}
+        try:
+            _section(sections[i], set(local), shown, within, where, depth)
         finally:
-            found.update({place: _named(names, prefix, where) for place, where in at.items()})
+            found.update({local[place]: at for place, at in within.items()})
 
 
-def _named(names, prefix, place: tuple[int, int] | None) -> tuple[str, int] | None:
-    """(the source, its line from 1) of ``place`` (source index, line from 0), by the map's ``sources``."""
+def _offset(section) -> tuple[int, int] | None:
+    """A section's (line, column) in the bundle, or None for one no map writes."""
+    offset = section.get("offset") if isinstance(section, dict) else None
+    at = (offset.get("line"), offset.get("column")) if isinstance(offset, dict) else (None, None)
+    return at if all(type(n) is int and n >= 0 for n in at) else None
+
+
+def _section(section: dict, places: set, shown: str, found: dict, where: tuple[str, str], depth: int) -> None:
+    """Fill ``found`` with the ``places`` (counted from the section's offset) read through the section's map."""
+    inner, url = section.get("map"), section.get("url")
+    if isinstance(inner, dict):
+        if "sections" in inner:
+            return _sections(inner, places, shown, found, where, depth + 1)
+        return _plain(json.dumps(inner).encode(), places, shown, found, posixpath.dirname(where[1]))
+    relative = None
+    if isinstance(url, str) and url and not url.startswith("/") and not re.match(r"^[a-z][\w+.-]*:", url, re.I):
+        relative = posixpath.normpath(posixpath.join(posixpath.dirname(where[1]), url))
+    target = Path(where[0]) / relative if relative and not relative.startswith("..") else None
+    if target is None or not target.is_file() or not _inside(where[0], target):
+        raise Refused(f"the source map {shown}'s section {str(url)[:200]!r} names no map in the collection")
+    _lookup(target, places, shown, found, (where[0], relative), depth + 1)
+
+
+def _plain(mapped, places: set[tuple[int, int]], shown: str, found: dict, folder: str) -> None:
+    """Fill ``found`` (as ``_lookup``) from a map of ``sources`` and ``mappings`` in ``mapped`` (an mmap, bytes)."""
+    mappings, sources = _key(mapped, b"mappings", b'"'), _key(mapped, b"sources", b"[")
+    if mappings is None or sources is None:
+        raise Refused(f"the source map {shown} has no mappings or sources Sift can read")
+    names = _json(mapped, sources, shown)
+    root = _key(mapped, b"sourceRoot", b'"')
+    prefix = _json(mapped, root, shown) if root is not None else ""
+    at: dict = {}
+    try:
+        _segments(mapped, mappings + 1, sorted(places), shown, at)
+    except ValueError:  # a character no VLQ digit, or a number no map writes: said, not a failed search
+        raise Refused(f"the source map {shown}'s mappings could not be read") from None
+    finally:
+        found.update({place: _named(names, prefix, where, folder) for place, where in at.items()})
+
+
+def _named(names, prefix, place: tuple[int, int] | None, folder: str) -> tuple[str, int, str] | None:
+    """(the source, its line from 1, ``folder``: the map's) of ``place`` (source index, line from 0), by the map's
+    ``sources``."""
     if place is None or not isinstance(names, list) or not 0 <= place[0] < len(names) \
             or not isinstance(names[place[0]], str):
         return None
@@ -166,7 +278,7 @@ def _named(names, prefix, place: tuple[int, int] | None) -> tuple[str, int] | No
     name = names[place[0]]
     if prefix and not _SCHEME.match(name) and not name.startswith("/"):
         name = prefix.rstrip("/") + "/" + name
-    return name, place[1] + 1
+    return name, place[1] + 1, folder
 
 
 def _key(mapped: mmap.mmap, name: bytes, opens: bytes) -> int | None:
