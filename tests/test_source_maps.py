@@ -267,6 +267,16 @@ def test_the_map_a_bundle_names_is_read_only_within_its_collection(tmp_path, nam
     assert source_maps.named_map(str(tmp_path), "dist/none.js") is None
 
 
+@pytest.mark.timeout(60)
+def test_a_named_pipe_of_a_bundles_name_is_not_read(tmp_path):
+    """The bundle is opened for its last line: a named pipe of its name would wait for a writer, the search with it."""
+    import os
+    (tmp_path / "dist").mkdir()
+    os.mkfifo(tmp_path / "dist" / "app.js")
+    assert source_maps.named_map(str(tmp_path), "dist/app.js") is None
+    assert source_maps.original([("c", str(tmp_path))], "dist/app.js", 1, 5) is None
+
+
 def _index_map(*sections) -> str:
     return json.dumps({"version": 3, "sections": [{"offset": {"line": line, "column": column}, **at}
                                                   for line, column, at in sections]})

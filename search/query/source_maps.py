@@ -108,6 +108,8 @@ def named_map(root: str, bundle: str) -> str | None:
     bytes; None for no bundle or none named, or one named outside the collection, on a server or inline
     (``data:``: a bundle of the map's size in one line), which are not read."""
     try:
+        if not (Path(root) / bundle).is_file():  # a named pipe of the bundle's name would block the search
+            return None
         with open(Path(root) / bundle, "rb") as f:
             f.seek(max(0, f.seek(0, 2) - URL_READ))
             named = MAP_URL.findall(f.read(URL_READ))
