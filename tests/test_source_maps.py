@@ -239,6 +239,9 @@ def test_a_one_line_bundles_frames_are_each_their_own_place(engine_over, mode):
     assert ("the stack trace's frames main.js:1:48213 is src/users/profile.ts:18 by its source map dist/main.js.map; "
             "main.js:1:30005 is src/orders/cart.ts:5 by its source map dist/main.js.map") in answer.notes, answer.notes
     assert source_maps.columns("at e (a.js:1:9)\nat f (a.js:1:3)\nat g (a.js:1:9)") == {("a.js", 1): [9, 3]}
+    from search.query.backtrace import minified
+    assert minified("at e (a.min.js:1:9)\nat f (a.min.js:1:3)\nat g (a.min.js:1:9)") == {
+        "a.min.js": ["a.min.js:1:9", "a.min.js:1:3"]}  # with no map, the note names each
 
 
 def test_a_map_its_bundle_names_in_another_folder_is_read(engine_over):

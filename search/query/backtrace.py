@@ -95,17 +95,19 @@ def _rust_function(name: str) -> str | None:
     return last if _NAME.fullmatch(last) else None
 
 
-def minified(query: str) -> dict[str, str]:
-    """{a frame's path as ``symbols.frames`` gives it: the frame as written ('bundle.min.js:1:23456')} of each frame
-    of a minified bundle the query holds: its line and column name a place in one long line of machine-written
-    code, no function or file of the source, which only a source map would give."""
+def minified(query: str) -> dict[str, list[str]]:
+    """{a frame's path as ``symbols.frames`` gives it: the frames as written ('bundle.min.js:1:23456'), each once}
+    of each frame of a minified bundle the query holds: its line and column name a place in one long line of
+    machine-written code, no function or file of the source, which only a source map would give. A one-line
+    bundle's frames are each theirs (the first alone was named)."""
     from search.query.symbols import FRAME
-    found = {}
+    found: dict[str, list[str]] = {}
     for m in FRAME.finditer(query):
         path, column = m.group("path"), int(m.group("column") or 0)
         if path and (MINIFIED_NAME.search(path) or column >= MINIFIED_COLUMN):
-            found.setdefault(path.replace("\\", "/"), f"{path.rsplit('/', 1)[-1]}:{m.group('at')}:{column}")
-    return found
+            found.setdefault(path.replace("\\", "/"), []).append(
+                f"{path.rsplit('/', 1)[-1]}:{m.group('at')}:{column}")
+    return {path: list(dict.fromkeys(written)) for path, written in found.items()}
 
 
 def minified_note(query: str, unfound: list[str], notes: list[str]) -> None:
@@ -113,7 +115,7 @@ def minified_note(query: str, unfound: list[str], notes: list[str]) -> None:
     indexed (``unfound``): nothing is found at them, and the answer says why rather than nothing."""
     from search.query.answer_notes import note
     shown = minified(query)
-    frames = list(dict.fromkeys(shown[path] for path in unfound if path in shown))
+    frames = list(dict.fromkeys(frame for path in unfound if path in shown for frame in shown[path]))
     if frames:
         note(notes, f"the stack trace's frames {', '.join(frames[:3])}{' …' if len(frames) > 3 else ''} are in "
                     "minified code: Sift indexes neither minified bundles nor source maps, so it cannot tell which "
