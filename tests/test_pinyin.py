@@ -23,6 +23,7 @@ NOTES = {
     "jobs.md": "---\ntags: [调度]\n---\n# Jobs\n\n任务调度每晚运行。\n",  # its tag a pair of its text
     "memo.md": "---\naliases: [备忘录]\n---\n# Memo\n\nA note.\n",  # 备忘 only in its title column
     "diet.md": "# 饮食\n\n感冒了吃哪些药？食物含有维生素。\n",  # 吃哪 (chi na) and 物含 (wu han) cross two words
+    "team.md": "# 团队\n\n我们下周发布。\n",  # 我们 is women, an English word
 }
 
 
@@ -152,6 +153,22 @@ def test_an_english_word_is_not_read_as_pinyin_of_a_pair_across_two_words(engine
         answer.notes
 
 
+def test_a_common_english_word_is_not_read_as_the_chinese_it_spells(engine):
+    """'women' is the pinyin of 我们, which team.md writes, and English: an English searcher asking about women got
+    the 我们 note and a 'read as pinyin' line. A common English word is not read; a pinyin word beside it, or another
+    word of that passage, still is."""
+    for query in ["women", "Women", "dating women"]:
+        answer = engine.search(query, mode="keyword")
+        assert paths(answer) == [] and not any("pinyin" in n for n in answer.notes), (query, paths(answer),
+                                                                                       answer.notes)
+    answer = engine.search("women huancun", mode="keyword")
+    assert "cache.md" in paths(answer) and "team.md" not in paths(answer), (paths(answer), answer.notes)
+    assert "'huancun' read as pinyin: also searched as 缓存" in answer.notes, answer.notes
+    answer = engine.search("fabu", mode="keyword")
+    assert paths(answer) == ["team.md"] and "'fabu' read as pinyin: also searched as 发布" in answer.notes, \
+        answer.notes
+
+
 def test_a_name_and_a_word_no_dictionary_holds_are_read_too(engine):
     """王伟 (a name) and 周会 are in no dictionary: jieba finds them as words of the text, so 'Wang Wei' and 'zhouhui'
     are still read as them."""
@@ -177,20 +194,21 @@ def test_an_index_of_v26_keeps_words_alone(home, model_path, monkeypatch):
 
 @pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
 def test_a_slip_of_a_held_word_that_is_pinyin_too_is_searched_both_ways(immediate, tmp_path, postings):
-    """'bale' is 'able' with two letters swapped and the pinyin of 芭乐: the pinyin reading replaced the slip's, so
-    the note saying able was not found and nothing said 'able'. Which one a person who writes both languages meant
+    """'boli' is 'boil' with two letters swapped and the pinyin of 玻璃: the pinyin reading replaced the slip's, so
+    the note saying boil was not found and nothing said 'boil' ('bale', 'able' and 芭乐, was the example before a
+    common English word was no longer read as pinyin). Which one a person who writes both languages meant
     the index cannot tell: both are searched (the slip's form first), and the answer names both readings."""
     from pathlib import Path
 
     from search.query.engine import Engine
     ingest_keyword_only(write_tree(tmp_path / "notes", {
-        "shell.md": "# Shell\n\nThe deploy script is able to roll back.\n",
-        "fruit.md": "# 水果\n\n我喜欢吃芭乐。\n",
+        "kettle.md": "# Kettle\n\nLet the water boil before the tea.\n",
+        "window.md": "# 窗户\n\n窗户是玻璃的。\n",
         "other.md": "# Other\n\nNothing about either.\n",
     }))
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", keyword_postings=postings)
     engine.warm()
-    answer = engine.search("bale", mode="keyword")
-    assert sorted(paths(answer)) == ["fruit.md", "shell.md"], (paths(answer), answer.notes)
-    assert "'bale' read as pinyin: also searched as 芭乐" in answer.notes, answer.notes
-    assert any("'able'" in n for n in answer.notes if "pinyin" not in n), answer.notes
+    answer = engine.search("boli", mode="keyword")
+    assert sorted(paths(answer)) == ["kettle.md", "window.md"], (paths(answer), answer.notes)
+    assert "'boli' read as pinyin: also searched as 玻璃" in answer.notes, answer.notes
+    assert any("'boil'" in n for n in answer.notes if "pinyin" not in n), answer.notes

@@ -2,16 +2,17 @@
 
 A user on a Latin keyboard, or one who remembers a colleague's name as it is said, types pinyin where the notes write
 Chinese; keyword search found nothing (no passage holds 'huancun') and e5 did no better. The index records the toneless
-pinyin of each Chinese word its passages hold (schema V27, table ``pinyin``: key 'huancun', word 缓存; ``words`` at
-each write: the words jieba cuts the text into, read by pypinyin, whose readings go by its phrase dictionary: 重庆 is
-chongqing). A query's word, or run of words, that is pinyin of two syllables or more and that no passage holds as
-written is also searched as the Chinese words its syllables are the key of (``searched``; shujuku: 数据库). Conservative,
-as Latin words are English too ('Li', 'man', 'can', 'china'): one syllable alone is never read as pinyin, a word some
-passage holds never is, only a word is (not 吃哪 of 吃哪些 for 'china': schema V26 kept every pair of characters), and
-without a hit in the table nothing is searched.
+pinyin of each Chinese word its passages hold (schema V27, table ``pinyin``: key
+'huancun', word 缓存; ``words`` at each write: the words jieba cuts the text into, read by pypinyin, whose readings go
+by its phrase dictionary: 重庆 is chongqing). A query's word, or run of words, that is pinyin of two syllables or
+more and that no passage holds as written is also searched as the Chinese words its syllables are the key of
+(``searched``; shujuku: 数据库). Conservative, as Latin words are English too ('Li', 'man', 'can', 'china'): one
+syllable alone is never read as pinyin, a word some passage holds never is, nor a common English word
+(search.query.english_words: 'women' is not 我们), only a word is (not 吃哪 of 吃哪些 for 'china': schema V26 kept
+every pair of characters), and without a hit in the table nothing is searched.
 
 jieba and pypinyin are imported only where pinyin is written (the index's writes of Chinese, an author's name in
-Chinese): a query reads the table alone.
+Chinese): a query reads the table, and pyspellchecker's English word list once the table has a key of it.
 """
 from __future__ import annotations
 
@@ -199,20 +200,34 @@ def searched(conn, words: list[str], tokens, documents) -> dict[str, list[str]]:
     are the index's, as keyword search asks them."""
     if not runs(words, set()):  # no run of pinyin even were every word unheld: no lookup of the words' passages
         return {}
-    from search.index import pinyin_reads
     own = dict(zip(words, tokens(words) if words else []))
     held = {w for w, t in own.items() if t and any(documents(token) for token in t)}
     found = {}
-    for run, cut in runs(words, held):
-        lookup = pinyin_reads.words(conn, keys(cut))
-        if not lookup:
-            continue
+    for run, cut, lookup in _looked_up(conn, words, held):
         chinese = [w for w in read_words(cut, lookup) if _passages(w, documents)]
         chinese = sorted(chinese, key=lambda w: -_passages(w, documents))[:FORMS]
         for word in run:
             if chinese:
                 found[word] = chinese
     return found
+
+
+def _looked_up(conn, words: list[str], held: set[str]) -> list[tuple[list[str], list[str], dict[str, list[str]]]]:
+    """(words, syllables, the table's words for their keys) of each run of ``words`` the table has a key of. A word of
+    two syllables or more that is a common English word (search.query.english_words: `women`, `dire`) ends a run as a
+    held word does: an English searcher's word is not read as the Chinese it spells (我们, 低热). The list is read
+    only when the table has a key, so a query beside English notes alone never loads it."""
+    from search.index import pinyin_reads
+    found = [(run, cut, lookup) for run, cut in runs(words, held) if (lookup := pinyin_reads.words(conn, keys(cut)))]
+    if not found:
+        return []
+    from search.query import english_words
+    english = {word for run, _, _ in found for word in run
+               if len(syllables(word) or []) >= 2 and english_words.common(word)}
+    if not english:
+        return found
+    return [(run, cut, lookup) for run, cut in runs(words, held | english)
+            if (lookup := pinyin_reads.words(conn, keys(cut)))]
 
 
 def _passages(word: str, documents) -> int:
