@@ -24,6 +24,7 @@ NOTES = {
     "memo.md": "---\naliases: [备忘录]\n---\n# Memo\n\nA note.\n",  # 备忘 only in its title column
     "diet.md": "# 饮食\n\n感冒了吃哪些药？食物含有维生素。\n",  # 吃哪 (chi na) and 物含 (wu han) cross two words
     "team.md": "# 团队\n\n我们下周发布。\n",  # 我们 is women, an English word
+    "stroke.md": "# 病历\n\n患者有脑梗塞病史。\n",  # 脑梗 is inside 脑梗塞, a word jieba does not split so
 }
 
 
@@ -169,6 +170,27 @@ def test_a_common_english_word_is_not_read_as_the_chinese_it_spells(engine):
         answer.notes
 
 
+def test_a_word_inside_a_longer_one_is_read(engine):
+    """jieba's search mode cuts 脑梗塞 into 脑梗塞 and 梗塞 alone: 脑梗, a word its dictionary does not hold, was in
+    no row of the table, and 'naogeng' found nothing. The pairs inside a word of three characters are held too."""
+    answer = engine.search("naogeng", mode="keyword")
+    assert paths(answer) == ["stroke.md"], (paths(answer), answer.notes)
+    assert "'naogeng' read as pinyin: also searched as 脑梗" in answer.notes, answer.notes
+
+
+def test_an_index_of_v27_gets_the_pairs_inside_its_words(home, model_path, monkeypatch):
+    """Migrating to V28 writes the table again with the pairs inside a word (脑梗 of 脑梗塞), still none across two
+    (吃哪 of 吃哪些)."""
+    from search.index.db import connect
+    in_home(home, model_path, monkeypatch)
+    path = as_older_index(dict(os.environ), "DELETE FROM pinyin WHERE word = '脑梗';", 27)
+    conn = connect(path)  # the writer's connection migrates
+    rows = dict(conn.execute("SELECT word, key FROM pinyin WHERE word IN ('脑梗', '梗塞', '吃哪', '物含')"))
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    conn.close()
+    assert version == 28 and rows == {"脑梗": "naogeng", "梗塞": "gengse"}, (version, rows)
+
+
 def test_a_name_and_a_word_no_dictionary_holds_are_read_too(engine):
     """王伟 (a name) and 周会 are in no dictionary: jieba finds them as words of the text, so 'Wang Wei' and 'zhouhui'
     are still read as them."""
@@ -188,7 +210,7 @@ def test_an_index_of_v26_keeps_words_alone(home, model_path, monkeypatch):
     words = {word for (word,) in conn.execute("SELECT word FROM pinyin")}
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     conn.close()
-    assert version == 27 and not words & {"吃哪", "物含", "存失"}, (version, words & {"吃哪", "物含", "存失"})
+    assert version == 28 and not words & {"吃哪", "物含", "存失"}, (version, words & {"吃哪", "物含", "存失"})
     assert {"缓存", "食物", "王伟"} <= words, words
 
 

@@ -1,4 +1,5 @@
-"""Reads of the index's pinyin table (schema V26, its words V27): the Chinese words a toneless pinyin key stands for."""
+"""Reads of the index's pinyin table (schema V26, its words V27, the pairs inside a word V28): the Chinese words a
+toneless pinyin key stands for."""
 from __future__ import annotations
 
 import sqlite3

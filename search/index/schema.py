@@ -495,8 +495,13 @@ CREATE TABLE IF NOT EXISTS pinyin (
 """
 # V27: the table holds the pinyin of Chinese words (jieba's cut of the passages: 缓存, 数据库, 王伟), not of every pair
 # of characters: pairs across two words (吃哪 of 吃哪些, 物含 of 食物含有) made the English 'china' and 'wuhan' pinyin
-# of Chinese passages, which became their hits. Its rows are written again (``_fill_pinyin``).
+# of Chinese passages, which became their hits. Its rows are written again (V28's ``_fill_pinyin``).
 V27 = """
+DELETE FROM pinyin;
+"""
+# V28: and the pairs of characters inside a word of three or more (脑梗 of 脑梗塞: jieba's search mode kept 脑梗塞 and
+# 梗塞 alone, and 'naogeng' found nothing), never a pair across two words. Its rows are written again.
+V28 = """
 DELETE FROM pinyin;
 """
 PINYIN_BATCH = 2000  # passages read at a time by _fill_pinyin
@@ -504,8 +509,8 @@ PINYIN_BATCH = 2000  # passages read at a time by _fill_pinyin
 
 def _fill_pinyin(conn: sqlite3.Connection) -> None:
     """The pinyin table's rows for the passages written before it and for their files' titles (the title column's
-    text: title, aliases, tags, author, file name), each word computed and written once (``held``): V27's (V26
-    creates the table, empty)."""
+    text: title, aliases, tags, author, file name), each word computed and written once (``held``): V28's (V26
+    creates the table, empty; V27 empties it)."""
     import json
 
     from search.query.pinyin import words
@@ -524,8 +529,10 @@ def _fill_pinyin(conn: sqlite3.Connection) -> None:
 
 
 MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-                         V21, V22, V23, V24, V25, V26, V27]
-FILLS = {22: _fill_tags, 23: _fill_mail, 24: _add_mail_people, 27: _fill_pinyin}  # what a migration writes that SQL alone cannot (the tags casefolded as Python does)
+                         V21, V22, V23, V24, V25, V26, V27, V28]
+# what a migration writes that SQL alone cannot (the tags casefolded as Python does); V27 empties the pinyin table and
+# V28 fills it, which V27 did before V28 (an index of V26 filled it once, not twice)
+FILLS = {22: _fill_tags, 23: _fill_mail, 24: _add_mail_people, 28: _fill_pinyin}
 
 
 class SchemaTooNew(Exception):

@@ -2,7 +2,7 @@
 
 A user on a Latin keyboard, or one who remembers a colleague's name as it is said, types pinyin where the notes write
 Chinese; keyword search found nothing (no passage holds 'huancun') and e5 did no better. The index records the toneless
-pinyin of each Chinese word its passages hold (schema V27, table ``pinyin``: key
+pinyin of each Chinese word its passages hold (schema V27, and the pairs inside a word V28; table ``pinyin``: key
 'huancun', word 缓存; ``words`` at each write: the words jieba cuts the text into, read by pypinyin, whose readings go
 by its phrase dictionary: 重庆 is chongqing). A query's word, or run of words, that is pinyin of two syllables or
 more and that no passage holds as written is also searched as the Chinese words its syllables are the key of
@@ -91,8 +91,12 @@ def words(forms: list[str], held: set[str] = frozenset()) -> list[tuple[str, str
 
 @lru_cache(maxsize=4096)  # a file's title is each of its passages' form
 def _cut_words(run: str) -> list[str]:
-    """The words of two characters or more jieba's search mode cuts ``run`` into."""
-    return [word for word in _jieba().cut_for_search(run) if len(word) > 1 and HAN.fullmatch(word)]
+    """The words of two characters or more jieba's search mode cuts ``run`` into, and each pair of characters inside
+    a word of three or more (schema V28): 脑梗 of 脑梗塞, a word its dictionary does not hold, so that search mode
+    keeps 脑梗塞 and 梗塞 alone and 'naogeng' found nothing. Pairs inside a word only, never across two (吃哪)."""
+    cut = [word for word in _jieba().cut_for_search(run) if len(word) > 1 and HAN.fullmatch(word)]
+    inside = [word[at:at + 2] for word in cut if len(word) > 2 for at in range(len(word) - 1)]
+    return list(dict.fromkeys(cut + inside))
 
 
 @lru_cache(maxsize=1)
