@@ -3,7 +3,7 @@
 Builds ../shared/data/zh-retrieval (7,244 Chinese passages) keyword-only (SIFT_EMBEDDINGS=off: embedding would hide
 the difference) through the real pipeline, huey in immediate mode, in one process, with the pinyin step and without
 it (``store.pinyin_words`` returning nothing: the build before V26), alternately, RUNS times each; prints the median
-build time, the index's size (checkpointed), the pinyin table's rows, what V27's fill of an older index costs, and
+build time, the index's size (checkpointed), the pinyin table's rows, what V28's fill of an older index costs, and
 the time of a pinyin query ('ganmao') and others, with the query's pinyin step and without it, on the postings in
 memory; first what loading pypinyin and jieba costs a worker process, and that an English build loads neither.
 
@@ -56,8 +56,8 @@ def build(with_pinyin: bool) -> tuple[float, int, int, float]:
 
 
 def fill_time(home: Path) -> tuple[float, int]:
-    """(seconds, rows) of schema V27's fill of the table from the index's passages and file titles
-    (``schema._fill_pinyin``: what migrating an index built before V27 costs), on a copy of the built index."""
+    """(seconds, rows) of schema V28's fill of the table from the index's passages and file titles
+    (``schema._fill_pinyin``: what migrating an index built before V28 costs), on a copy of the built index."""
     from search.index import schema
     copy = home.parent / f"{home.name}-fill.db"
     source = sqlite3.connect(home / "index.db")
@@ -94,8 +94,14 @@ def query_times(home: Path, queries: list[str], repeats: int = 20) -> dict[str, 
     return times
 
 
+JIEBA = "import logging, jieba; jieba.setLogLevel(logging.WARNING); {where}jieba.initialize(){after}"
 IMPORTS = {"pypinyin": "import pypinyin.constants",
-           "jieba": "import logging, jieba; jieba.setLogLevel(logging.WARNING); jieba.initialize()"}
+           "jieba": JIEBA.format(where="", after=""),  # from its cache file (the temp dir's jieba.cache), made if none
+           # from its dict.txt, as with no cache file, then written to an empty folder: what the cache saves
+           "jieba without its cache file": JIEBA.format(
+               where="import shutil, tempfile; jieba.dt.tmp_dir = tempfile.mkdtemp(prefix='sift-bench-jieba-'); ",
+               after="; shutil.rmtree(jieba.dt.tmp_dir)"),
+           "the English word list": "from search.query import english_words; english_words.common('women')"}
 
 
 def import_costs(runs: int = 5) -> None:
@@ -103,10 +109,13 @@ def import_costs(runs: int = 5) -> None:
     which of them an English build loads (none: search.query.pinyin imports each where a write has Chinese)."""
     import subprocess
     for name, code in IMPORTS.items():
-        took = [float(subprocess.run([sys.executable, "-c", f"import time; t = time.perf_counter(); {code}; "
-                                      "print(time.perf_counter() - t)"], capture_output=True, text=True,
-                                     check=True).stdout) for _ in range(runs)]
-        print(f"  {name} loaded in a worker process: {median(took):.2f} s (median of {runs})")
+        took = [subprocess.run([sys.executable, "-c", f"import time; t, c = time.perf_counter(), time.process_time(); "
+                                f"{code}; print(time.perf_counter() - t, time.process_time() - c)"],
+                               capture_output=True, text=True, check=True,
+                               env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+                               ).stdout.split() for _ in range(runs)]
+        print(f"  {name} loaded in a worker process: {median(float(w) for w, _ in took):.2f} s, "
+              f"CPU {median(float(c) for _, c in took):.2f} s (medians of {runs})")
     english = Path(fresh_home("pinyin-english")) / "notes"
     for i in range(3):
         english.mkdir(exist_ok=True)
@@ -149,7 +158,7 @@ def main() -> None:
           f"{c1 / c0:.3f}x")
     home = Path(os.environ["SIFT_PINYIN_BENCH_HOME"])
     took, rows = fill_time(home)
-    print(f"  V27's fill of an older index (passages and titles): {took:.2f} s, {rows:,} rows")
+    print(f"  V28's fill of an older index (passages and titles): {took:.2f} s, {rows:,} rows")
     from search.query import pinyin
     queries = ["感冒", "ganmao", "ganmao fashao", "cold fever", "huancun"]
     read = query_times(home, queries)

@@ -101,7 +101,10 @@ def _cut_words(run: str) -> list[str]:
 
 @lru_cache(maxsize=1)
 def _jieba():
-    """jieba's tokenizer, its dictionary loaded (0.5-1 s, once a process, only when a write holds Chinese)."""
+    """jieba's tokenizer, its dictionary loaded (once a process, only when a write holds Chinese): 0.65-0.7 s of CPU
+    (bench/pinyin_build.py --imports), as much from jieba's cache file (the temp dir's jieba.cache, a marshal of its
+    498,000 words and prefixes) as from its dict.txt, so no cache of our own would cut it; seconds of wall clock
+    only on a busy machine."""
     import logging
 
     import jieba  # the index's writes of Chinese alone need it
