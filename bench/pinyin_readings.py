@@ -9,7 +9,8 @@ real pipeline, huey in immediate mode; then asks keyword search
   - the pinyin of the Chinese words of zh-retrieval's questions the collection holds (jieba's cut of each question,
     words of two characters or more): how many are read as that word (a true reading), and
   - the brief's examples: china, wuhan, huancun, shujuku.
-Run it on two checkouts to compare them (the schema of V26 read every pair of characters, V27 words alone).
+Run it on two checkouts to compare them (the schema of V26 read every pair of characters, V27 words alone, V28
+words and the pairs inside them; common English words are not read since V28's branch).
 
     .venv/bin/python bench/pinyin_readings.py [--files 300]
 """
