@@ -17,6 +17,7 @@ import inspect
 import sqlite3
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -49,6 +50,18 @@ QUERY_VECTORS_KEPT = 256
 WARM_SLICE = 10_000  # chunk ids whose vectors warm() reads while holding the connection (about 0.2 s of CPU)
 
 
+@dataclass
+class Asked:
+    """One search's forms of its words, found by its keyword step and read again by its spelling note and snippets:
+    each (the query's content they are of, the forms). Kept per search, on the thread running it, not on the engine
+    that the MCP server's and HTTP server's clients share: one search's pinyin or slip note was read from the
+    engine's last keyword step, whichever search that was."""
+    held: tuple[str, dict] = ("", {})  # the query's held forms (``keyword.held_forms``)
+    swapped: tuple[str, dict] = ("", {})  # its words looked up as the word meant (two letters swapped, one
+    # dropped, added or changed: ``keyword.slip_forms``), which the spelling note still names
+    pinyin: tuple[str, dict] = ("", {})  # its words read as pinyin: their Chinese
+
+
 class Engine:
     def __init__(self, index_path: Path | str, embedder_loader: Callable | None = None,
                  keyword_postings: bool = True, models_changed: Callable[[list[str]], None] | None = None):
@@ -78,16 +91,14 @@ class Engine:
         self._totals: dict = {}
         self._pdf_names: dict = {}  # (collection id, published generation) -> {file name casefolded: [paths of PDFs]}
         self._query_vectors: dict[tuple[str, str], object] = {}  # (model id, query) -> vector, oldest first
-        self._held: tuple[str, dict] = ("", {})  # the last keyword query's held forms (``keyword.held_forms``)
-        self._pinyin: tuple[str, dict] = ("", {})  # the last keyword query's words read as pinyin: their Chinese
-        self._swapped: tuple[str, dict] = ("", {})  # and its words looked up as the word meant (two letters swapped,
-        # one dropped, added or changed: ``keyword.slip_forms``), which the spelling note still names
+        self._per_search = threading.local()  # .asked: the running search's own ``Asked``, never another's
         self.query_vectors_kept = QUERY_VECTORS_KEPT  # 0: embed every query (benchmarks)
         self.warm_slice = WARM_SLICE
 
     # -- public ------------------------------------------------------------
     def search(self, query: str, limit: int = 10, mode: str = "hybrid", filters: Filters | None = None) -> Answer:
         known = authors.KnownWriters()  # 'did Docker publish': a writer only if the index knows one so named
+        self._per_search.asked = Asked()  # this search's forms, on its own thread: none of the last one's
         with question.writers_known(known):
             return self._search(query, limit, mode, filters, known)
 
@@ -161,6 +172,13 @@ class Engine:
                         notes=notes, models=models, unmatched=unmatched)
         answer.took_ms = took_ms(started)
         return answer
+
+    @property
+    def _asked(self) -> Asked:
+        """The forms of the running search's words (similar's snippets, outside a search, get empty ones)."""
+        if getattr(self._per_search, "asked", None) is None:
+            self._per_search.asked = Asked()
+        return self._per_search.asked
 
     def embedder(self, model_id: str):
         """The Embedder of ``model_id``, loaded once; refuses one that is another model. Callers that come
@@ -410,14 +428,14 @@ class Engine:
             words = keyword.subject_words(query_words(content)[:keyword.MAX_TERMS], keyword.as_typed(query))
             held = keyword.held_forms(content, functools.partial(postings.tokens, conn), postings.documents,
                                       functools.partial(keyword_reads.phrase_published, conn))
-            self._held = (content, held)  # its snippets mark them (``stem_matches``)
+            self._asked.held = (content, held)  # its snippets mark them (``stem_matches``)
             swapped = keyword.slip_forms(content, functools.partial(postings.tokens, conn), postings.documents,
                                          keyword.as_typed(query), held, keyword.sentence_starts(query),
                                          functools.partial(keyword.written_as_name, conn),
                                          functools.partial(passage_words.nearest, conn))
             swapped = _both_readings(swapped, self._pinyin_forms(  # 'huancun' as 缓存 too
                 conn, content, functools.partial(postings.tokens, conn), postings.documents))
-            self._swapped = (content, swapped)
+            self._asked.swapped = (content, swapped)
             words += [form for forms in [*held.values(), *swapped.values()] for form in forms]
             found = keyword.distinct_forms(words, postings.tokens(conn, words), set(written_words(content)))
             terms = [t[0] if len(t) == 1 else Phrase(w) for w, t in found if t]
@@ -426,23 +444,23 @@ class Engine:
         content = question.content(query)
         # each word's passages counted once for both (FTS5's vocabulary table reads a word's whole doclist)
         documents = TermCounts(conn)  # and a word's variants counted in one statement, not one each
-        self._held = (content, keyword.held_forms(content, functools.partial(tokenize, conn), documents,
+        self._asked.held = (content, keyword.held_forms(content, functools.partial(tokenize, conn), documents,
                                                   functools.partial(keyword_reads.phrase_published, conn)))
         swapped = keyword.slip_forms(content, functools.partial(tokenize, conn), documents,
-                                     keyword.as_typed(query), self._held[1], keyword.sentence_starts(query),
+                                     keyword.as_typed(query), self._asked.held[1], keyword.sentence_starts(query),
                                      functools.partial(keyword.written_as_name, conn),
                                      functools.partial(passage_words.nearest, conn))
         swapped = _both_readings(swapped, self._pinyin_forms(conn, content, functools.partial(tokenize, conn),
                                                              documents))
-        self._swapped = (content, swapped)
+        self._asked.swapped = (content, swapped)
         return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog),
-                              {**self._held[1], **swapped})
+                              {**self._asked.held[1], **swapped})
 
     def _pinyin_forms(self, conn, content: str, tokens, documents) -> dict[str, list[str]]:
         """{a query word read as pinyin: the pairs of the Chinese it stands for} (search.query.pinyin), which keyword
         search looks up beside it; the Chinese words are kept for the answer's line (``_spelling``)."""
         found = pinyin.searched(conn, written_words(content)[:keyword.MAX_TERMS], tokens, documents)
-        self._pinyin = (content, found)
+        self._asked.pinyin = (content, found)
         return {word: pinyin.pairs_of(words) for word, words in found.items()}
 
     def _users_first(self, read: Passages, query: str, ranked: list, mode: str, filters: Filters, state, notes
@@ -526,9 +544,9 @@ class Engine:
             if asked == "":
                 return []
             text = asked or symbols.FRAME.sub(" ", question.content(query))
-            held = self._held[1] if self._held[0] == text else None  # the keyword step's, not asked again
-            searched = self._swapped[1] if self._swapped[0] == text else {}  # 'default' for 'defualt'
-            read_as = self._pinyin[1] if self._pinyin[0] == text else {}  # 'huancun' as 缓存: not missing, told so
+            held = self._asked.held[1] if self._asked.held[0] == text else None  # the keyword step's, not asked again
+            searched = self._asked.swapped[1] if self._asked.swapped[0] == text else {}  # 'default' for 'defualt'
+            read_as = self._asked.pinyin[1] if self._asked.pinyin[0] == text else {}  # 'huancun' as 缓存: told so
             if read_as:
                 note(notes, pinyin.said(read_as))
                 # a word read as pinyin is not missing, unless it is a slip of a held word too: that reading is said
@@ -607,8 +625,8 @@ class Engine:
         # A question's framing words are not marked: leaving out their bigrams (``common``) did not do for a run of
         # Chinese, which a snippet also marks whole: '内存泄露怎么办' marked **怎么办** in a note on another matter.
         query = question.content(query)
-        held = self._held[1] if self._held[0] == query else {}
-        held = {**held, **(self._swapped[1] if self._swapped[0] == query else {})}  # 'prevent' for 'prevnet'
+        held = self._asked.held[1] if self._asked.held[0] == query else {}
+        held = {**held, **(self._asked.swapped[1] if self._asked.swapped[0] == query else {})}  # 'prevent' for 'prevnet'
         # the forms keyword search found a word by are marked too: 'Kundennummer' found 'Kunde' and 'Nummer', and
         # 'buscar' 'búsqueda', whose snippets marked nothing (no stem of the query's word is in the passage)
         marking = " ".join([query, *dict.fromkeys(form for forms in held.values() for form in forms)])
