@@ -109,6 +109,11 @@ def bounded_tree(source, what: str, most: int):
 LINE_MARK = re.compile(rb"(?s).*</?text:[ph][\s/>]")  # (greedy: the last one in a piece, searched from its end)
 TEXT_PREFIX = re.compile(rb"""xmlns:text\s*=\s*["']urn:oasis:names:tc:opendocument:xmlns:text:1\.0["']""")
 NAMES_TEXT = re.compile(rb"xmlns:text(?!:)")  # a declaration of the prefix (not the namespace's name, '…:text:1.0')
+# markup whose text may spell a paragraph's tag without being one: a comment, CDATA, a declaration (an entity makes
+# more text than its bytes) or a processing instruction after the XML declaration ('<!-- </text:p> -->' every 100 KB
+# of a 6 MB paragraph had it held whole by ElementTree's builder: 86 MB, where the counting builder holds 1.3 MB)
+NOT_ELEMENTS = re.compile(rb"<[!?]")
+XML_DECLARATION = re.compile(rb"(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*>)?")
 # past this many bytes since a paragraph's tag, the document is parsed again counting its text: no more of a long
 # paragraph, or of a picture's base64 in a flat file, is held meanwhile (no paragraph of prose is this long)
 MARKED_BYTES = 256 * 1024
@@ -119,8 +124,9 @@ def _marked_tree(source, what: str, most: int):
     Python for every element and piece of text made a document a quarter slower to read), so long as its bytes show
     every paragraph bounded: no more than MARKED_BYTES (under a line's bound) since the last paragraph's or
     heading's tag, as the document's one ``xmlns:text`` names them (a character of text is a byte at least, and no
-    entity of its own makes more: none is declared). None, the rest unread, as soon as they do not: the document is
-    then parsed again counting its text (a long paragraph or picture, an entity, a prefix named otherwise)."""
+    entity of its own makes more: none is declared), and none of them inside other markup (NOT_ELEMENTS). None, the
+    rest unread, as soon as they do not: the document is then parsed again counting its text (a long paragraph or
+    picture, an entity, a comment, a prefix named otherwise)."""
     from ingest.parse import MAX_LINE_CHARS
     try:
         return _marked(source, what, most, ET.XMLParser(), min(MAX_LINE_CHARS, MARKED_BYTES))
@@ -136,8 +142,8 @@ def _marked(source, what: str, most: int, parser, bound: int):
         if not piece:
             return parser.close()
         seen, tail = tail + piece, piece[-9:]  # (9: shorter than either name looked for, so none is seen twice)
-        if b"<!ENTITY" in seen or len(NAMES_TEXT.findall(seen)) != (read == 0) or (
-                read == 0 and not TEXT_PREFIX.search(piece)):
+        if NOT_ELEMENTS.search(seen, XML_DECLARATION.match(seen).end() if read == 0 else 0) or \
+                len(NAMES_TEXT.findall(seen)) != (read == 0) or (read == 0 and not TEXT_PREFIX.search(piece)):
             return None
         read += len(piece)
         if read > most:

@@ -56,6 +56,20 @@ def test_a_paragraph_cut_by_footnotes_is_bounded_as_a_whole():
     assert isinstance(outcome, Skip) and "a line of over 1,000,000 characters" in str(outcome), outcome
 
 
+@pytest.mark.parametrize("fake", ["<!-- </text:p> -->", "<![CDATA[</text:p>]]>", "<?pi </text:p> ?>"])
+def test_a_paragraphs_tag_inside_other_markup_does_not_bound_it(fake):
+    """ElementTree's own builder reads a document while its bytes show a paragraph's tag often enough
+    (ingest.odt._marked_tree): one spelled inside a comment, CDATA or a processing instruction every 100 KB of a 6 MB
+    paragraph had it held whole (86 MB) and refused only once joined. A document as Writer saves it still is."""
+    from ingest.odt import MARKED_BYTES, _marked_tree
+    content = HEAD + "<text:p>" + fake.join([LONG[:100_000]] * 60) + "</text:p>" + TAIL
+    outcome, peak = _kept("marks.fodt", content.encode())
+    assert peak < len(LONG) // 3, peak  # 1.3 MB
+    assert isinstance(outcome, Skip) and "a line of over 1,000,000 characters" in str(outcome), outcome
+    saved = "<?xml version='1.0' encoding='UTF-8'?>" + HEAD[len("<?xml version='1.0'?>"):] + "<text:p>a</text:p>" + TAIL
+    assert _marked_tree(saved.encode(), "OpenDocument text", MARKED_BYTES) is not None
+
+
 def test_a_paragraph_holding_a_big_picture_is_read():
     """A flat file holds its pictures in base64 inside the paragraph showing them: not text, not counted."""
     picture = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ" * 50_000  # 2.2 MB
