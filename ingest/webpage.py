@@ -70,6 +70,7 @@ FED_CHARS = 64 * 1024  # of the page given to the parser at a time: a text node 
 # matched its attributes with a regular expression whose backtracking held 160 bytes for each (an unclosed '<a '
 # followed by 10 MB of 'x=y' took 1.7 GB). A saved page's picture inlined in base64 is one attribute, no text.
 TAG_CHARS = 64 * 1024
+TAG_NAME = re.compile(r"[a-zA-Z][^\t\n\r\f />\x00]*")  # as the standard library reads a start tag's name
 
 
 def parse_page(path: str, text: str) -> Document:
@@ -170,11 +171,17 @@ class _Reader(HTMLParser):
 
     def parse_starttag(self, i):
         """A start tag's end, as the standard library's; -1 while no '>' has come (``finish`` reads what is left
-        at the end of the page), and one of over TAG_CHARS is left out, up to its first '>'."""
+        at the end of the page), and one of over TAG_CHARS is read without its attributes, up to its first '>': left
+        out whole, a <script> or <style> so long was not skipped, its code read as the page's text."""
         end = self.rawdata.find(">", i)
         if end < 0:
             return -1
         if end - i > TAG_CHARS:
+            name = TAG_NAME.match(self.rawdata, i + 1)
+            if name:
+                self.handle_starttag(name[0].lower(), [])
+                if name[0].lower() in self.CDATA_CONTENT_ELEMENTS:
+                    self.set_cdata_mode(name[0].lower())
             return end + 1
         return super().parse_starttag(i)
 

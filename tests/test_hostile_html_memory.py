@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import tracemalloc
 
+import pytest
+
 from ingest.webpage import LINE_CHARS, PIECE_CHARS, parse_page
 
 LINE = "the tapir sleeps all day long\n"
@@ -83,4 +85,13 @@ def test_a_start_tag_never_closed_is_not_matched_attribute_by_attribute():
 def test_a_start_tag_of_64_kb_is_left_out_the_text_after_it_read():
     picture = "<img src='data:image/png;base64," + "iVBORw0KGgo" * 10_000 + "' alt='a tapir'>"
     doc, _ = _parsed(_page("the tapir " + picture + " sleeps"))
+    assert doc.sections[0].text.split("\n") == ["Tapirs", "the tapir sleeps", "the okapi after it"]
+
+
+@pytest.mark.parametrize("tag", ["script", "style"])
+def test_a_script_whose_start_tag_is_over_64_kb_is_still_skipped(tag):
+    """Left out whole, a <script> or <style> of so long a start tag (an inlined blob in an attribute) was not skipped:
+    its code was read as the page's text, and a '<' in it as a tag."""
+    code = f"<{tag} data-blob='" + "x" * 70_000 + "'>var tapir = '<p>' + (a < b);</" + tag + ">"
+    doc, _ = _parsed(_page("the tapir " + code + " sleeps"))
     assert doc.sections[0].text.split("\n") == ["Tapirs", "the tapir sleeps", "the okapi after it"]
