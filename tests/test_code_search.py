@@ -1300,6 +1300,9 @@ def test_a_frame_of_the_languages_or_a_librarys_own_code_names_no_file_of_the_pr
 def test_which_frames_are_a_languages_or_a_librarys_own():
     from search.query.backtrace import library_path
     assert frames(GO_PANIC) == [("/home/me/app/server.go", 9, "handle")]
+    # a GOPATH project's import path of no dot is no standard library's: its frame stays
+    assert frames("main.main()\n\t/home/me/go/src/myapp/main.go:12 +0x1d") == [("/home/me/go/src/myapp/main.go", 12,
+                                                                               "main")]
     # -trimpath: a goroutine's frame (its offset after it) in runtime/; a compiler's error in a folder so named stays
     assert frames("main.main()\n\truntime/proc.go:271 +0x29\nruntime/x.go:3:4: undefined: y") == [
         ("runtime/x.go", 3, None)]

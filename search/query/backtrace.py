@@ -34,10 +34,16 @@ _NAME = re.compile(r"[^\W\d]\w*")
 # 'src/result.rs' named a project's own file of that name
 TOOLCHAIN = re.compile(r"^/rustc/[0-9a-f]{7,40}/")
 # Go's own library, under its GOROOT ('/usr/local/go/src/runtime/panic.go', '/usr/lib/go-1.22/src/…', Homebrew's
-# '…/libexec/src/…', a downloaded 'toolchain@v0.0.1-go1.22.0…/src/…', '$GOROOT/src/…'), its first folder an import
-# path's with no dot (a GOPATH's 'go/src/github.com/me/app' is a project's): a panic's first frames are there, and
-# 'panic.go' or 'testing/testing.go' named a project's file of that name
-GOROOT = re.compile(r"(?i)(?:^|/)(?:\$goroot|go|go-?\d[\w.-]*|golang(?:-[\d.]+)?|libexec|toolchain@[^/]+)/src/[^./]+/")
+# '…/libexec/src/…', a downloaded 'toolchain@v0.0.1-go1.22.0…/src/…', '$GOROOT/src/…'), its first folder a package of
+# the standard library's (a GOPATH's 'go/src/github.com/me/app' is a project's, and 'go/src/myapp', an import path of
+# no dot, was taken for Go's): a panic's first frames are there, and 'panic.go' or 'testing/testing.go' named a
+# project's file of that name
+GO_STD = ("archive|arena|bufio|builtin|bytes|cmd|cmp|compress|container|context|crypto|database|debug|embed|encoding|"
+          "errors|expvar|flag|fmt|go|hash|html|image|index|internal|io|iter|log|maps|math|mime|net|os|path|plugin|"
+          "reflect|regexp|runtime|slices|sort|strconv|strings|structs|sync|syscall|testing|text|time|unicode|unique|"
+          "unsafe|vendor|weak")
+GOROOT = re.compile(r"(?i)(?:^|/)(?:\$goroot|go|go-?\d[\w.-]*|golang(?:-[\d.]+)?|libexec|toolchain@[^/]+)/src/"
+                    rf"(?:{GO_STD})/")
 # and a build's with -trimpath ('runtime/panic.go:770 +0x132'): a goroutine's frame, its offset after the line
 GO_TRIMMED = re.compile(r"^(?:runtime|testing)/\S*\.go$")
 GO_OFFSET = re.compile(r"[ \t]+\+0x[0-9a-f]+")
