@@ -21,7 +21,8 @@ from search.index import chunk_reads
 # messages sharing one
 ATTACHMENT_ASKED = re.compile(r"^\s*(?:(?P<subject>.*?)\s*(?:#|>)\s*)?attachment:\s*(?P<name>.+?)\s*(?:>.*)?$",
                               re.IGNORECASE | re.DOTALL)
-MESSAGE_LINE = re.compile(r"^(?P<subject>.*?)\s*\(line (?P<line>\d+)\)$", re.DOTALL)
+# (a line of no more digits than a file has lines: int() refused 5,000 of them with a ValueError, the tool's error)
+MESSAGE_LINE = re.compile(r"^(?P<subject>.*?)\s*\(line (?P<line>[0-9]{1,15})\)$", re.DOTALL)
 
 
 def read_attachment(sift, target: paths.Target, indexed, asked: re.Match) -> tuple[str, dict]:

@@ -50,3 +50,11 @@ def test_a_hits_line_names_its_message_and_thread_over_mcp(immediate, sift_env, 
     assert "word2018" not in text(thread) and "word2020" not in text(thread), text(thread)
     assert not message.is_error and "scaffolding word2019" in text(message) and "zinc" not in text(message)
     assert other.is_error and "has no heading 'Tax return (line" in text(other), text(other)  # no other Subject's
+
+
+def test_a_line_of_thousands_of_digits_is_a_heading_as_written():
+    """'(line 999…)' of 5,000 digits: int() refused it (Python's bound on a number's digits), and read_file failed
+    with a ValueError; it is read as the heading it writes, which no message has."""
+    from mcp_server.conversations import named_by_line
+    heading = "Re: Roof budget (line " + "9" * 5000 + ")"
+    assert named_by_line(heading, [(0, 1, "Re: Roof budget (line 1)")], [(0, 12)]) == heading
