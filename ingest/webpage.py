@@ -65,6 +65,7 @@ NAVIGATION_TAGS = {"nav", "footer"}
 # be refused at chunk.
 LINE_CHARS = 100_000
 PIECE_CHARS = 500
+CUT_CHARS = 20 * PIECE_CHARS  # past a piece's length, where its end is looked for (_cut)
 FED_CHARS = 64 * 1024  # of the page given to the parser at a time: a text node comes to handle_data in pieces
 # A start tag longer than this is left out, ended at its first '>' (its attributes unread): the standard library
 # matched its attributes with a regular expression whose backtracking held 160 bytes for each (an unclosed '<a '
@@ -332,11 +333,15 @@ class _Reader(HTMLParser):
 
 
 def _cut(data: str, at: int) -> int:
-    """Where to end a line in ``data`` at or past ``at``: after its next line break, else after its next sentence
-    end, else at its end (the line goes on in the next piece of text)."""
-    end = data.find("\n", at)
-    if end < 0:
-        end = data.find(". ", at)
+    """Where to end a line in ``data`` at or past ``at``: after its next line break, else sentence end, else space
+    within CUT_CHARS (a paragraph of words without a sentence end, 5 MB on one line of the file, was one line, its
+    words split at once: 72 MB), else after the next space past them, else at its end (the line goes on in the next
+    piece of text). Looked for within CUT_CHARS: each piece searching the rest of a paragraph was quadratic."""
+    for mark in ("\n", ". ", " "):
+        end = data.find(mark, at, at + CUT_CHARS)
+        if end >= 0:
+            return end + 1
+    end = data.find(" ", at + CUT_CHARS)
     return len(data) if end < 0 else end + 1
 
 

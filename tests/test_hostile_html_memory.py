@@ -59,6 +59,18 @@ def test_a_paragraph_on_one_line_of_the_file_is_cut_at_a_sentence_end():
     assert " ".join(lines[:-1]) == (sentence * 5_000).strip()
 
 
+def test_a_paragraph_on_one_line_without_a_sentence_end_is_cut_at_a_space():
+    """Words without a sentence end ('tapir okapi tapir …', a tag cloud, an index) on one line of the file were one
+    line however long, its words split at once: 1.2 MB held 17 MB."""
+    words = "tapir okapi " * 100_000
+    page = _page(words)
+    doc, peak = _parsed(page)
+    lines = doc.sections[0].text.split("\n")[1:-1]
+    assert peak < 4 * len(page), peak
+    assert all(len(line) <= LINE_CHARS + len("okapi ") for line in lines) and len(lines) > 1
+    assert " ".join(lines).split() == words.split()  # every word kept, in order
+
+
 def test_a_long_paragraph_of_prose_stays_one_line():
     doc, _ = _parsed(_page(LINE * 3_000))  # 90 KB, under the bound
     assert doc.sections[0].text.split("\n") == ["Tapirs", " ".join((LINE * 3_000).split()), "the okapi after it"]
