@@ -335,7 +335,10 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # 28: a day written day first with a dot after its month and no year ('## 14.3.', '## 7.3.' newest first) or with
 # its whole year last ('## 14.03.2024') is no version's number: a log holding such headings had its '## 21.03.24' days
 # read as versions (ingest.short_dates.versioned).
-VERSION = 28
+# 29: an HTML page's paragraph past 100,000 characters without a line break or sentence end is cut at a space, and a
+# <script> or <style> whose start tag is over 64 KB is skipped, where its code was read as the page's text
+# (ingest.webpage).
+VERSION = 29
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked
