@@ -16,12 +16,13 @@ refuses lines over a million characters before parsing).
 ``--outliner`` measures outliners' pages instead (a Logseq page of 100,000 blocks each with its ``id::`` line, a
 Logseq journal of nested blocks with links, tags, tasks and properties, the same with a code block in every 25th
 block, a journal with a [text](target) link in every block, an Obsidian list of tasks in groups, one block of
-children one of which holds a quote): the median CPU
+children one of which holds a quote, one block of children every 10th of which holds a quote, a heading or a
+table): the median CPU
 seconds of ``--runs`` parses, each in a fresh process, read as Sift reads them, with links by markdown-it's inline
 parser (as before ingest.markdown_links) and with markdown-it alone (every list too, as before
 ingest.markdown_lists), and the ratios.
 
-    .venv/bin/python bench/markdown.py --outliner [--runs 5] [--megabytes 5.8] [--before CHECKOUT]
+    .venv/bin/python bench/markdown.py --outliner [--runs 5] [--megabytes 5.8] [--before CHECKOUT] [--pages ...]
 """
 from __future__ import annotations
 
@@ -146,6 +147,22 @@ def quoted_child(size: int) -> str:
     return "".join(lines)
 
 
+ODD_CHILDREN = ["  - a child with a quote\n    > quoted [[Q]] #q\n", "  - ## a heading child #h\n",
+                "  - a child with a table\n    | tool | use |\n    |---|---|\n    | [[Spade]] | #dig |\n"]
+
+
+def odd_children(size: int) -> str:
+    """One top-level block holding every other as a child, every 10th child holding a quote, a heading or a table
+    in turn (lines read_run leaves to markdown-it): 100,000 children in 3.75 MB."""
+    lines, chars, number = ["- Reading notes\n"], 0, 0
+    while chars < size:
+        child = ODD_CHILDREN[number // 10 % 3] if number % 10 == 9 else f"  - child block {number} [[a link]] #t\n"
+        lines.append(child)
+        chars += len(child)
+        number += 1
+    return "".join(lines)
+
+
 OUTLINERS = {
     "logseq-ids": logseq_ids,
     "logseq-journal": logseq_journal,
@@ -153,6 +170,7 @@ OUTLINERS = {
     "linked-journal": linked_journal,
     "obsidian-tasks": obsidian_tasks,
     "quoted-child": quoted_child,
+    "odd-children": odd_children,
 }
 
 
@@ -184,13 +202,15 @@ def main() -> None:
     parser.add_argument("--megabytes", type=float, default=5.8, help="with --outliner: each page's size")
     parser.add_argument("--before", help="with --outliner: another checkout (the code before a change), whose "
                         "fast path is timed in the middle column instead of links by markdown-it")
+    parser.add_argument("--pages", nargs="+", choices=sorted(OUTLINERS), default=list(OUTLINERS),
+                        help="with --outliner: these pages only")
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child[0], float(args.child[1]), args.child[2], args.child[3])
         return
     if args.outliner:
-        outliners(args.runs, args.megabytes, args.before)
+        outliners(args.runs, args.megabytes, args.before, args.pages)
         return
     sizes = " | ".join(f"{s:g} MB: CPU s/MB (peak MB)" for s in args.sizes)
     print(f"{'pattern':<18} | {sizes} | largest/smallest s/MB")
@@ -212,7 +232,7 @@ def parse_once(pattern: str, size: float, way: str = "fast", repo: str = str(REP
     return float(out[0]), float(out[2])
 
 
-def outliners(runs: int, megabytes: float, before: str | None = None) -> None:
+def outliners(runs: int, megabytes: float, before: str | None = None, pages: list[str] | None = None) -> None:
     """Each outliner's page parsed ``runs`` times each way (child), in turn: the medians, and the ratios to Sift's
     of the middle way (the ``before`` checkout's fast path, else links by markdown-it's inline parser) and of
     markdown-it alone."""
@@ -220,7 +240,7 @@ def outliners(runs: int, megabytes: float, before: str | None = None) -> None:
             "slow": ("slow", str(REPO))}
     middle = f"before ({before})" if before else "links by markdown-it"
     print(f"{'page':<18} | {megabytes:g} MB: CPU s, Sift (peak MB) | {middle} | markdown-it only | ratios")
-    for pattern in OUTLINERS:
+    for pattern in pages or OUTLINERS:
         timed = {way: [] for way in ways}
         for _ in range(runs):
             for way, (read, repo) in ways.items():

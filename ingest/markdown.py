@@ -213,14 +213,7 @@ def _read_body(lines: list[str], start: int, fast_lists: bool = True) -> tuple[l
             end, paragraphs, fences, part = markdown_lists.read_run_split(body, first)
             if part is not None:  # and what comes before the line it could not read in the item it stopped in
                 paragraphs, fences = paragraphs + part[3], fences + part[4]
-            for line, content in paragraphs:
-                _read_inline(content, start + line, texts, tags, commented, in_code)
-            for line, stop, info, content in fences:  # as _read_tokens reads a fence token
-                blocks.append((start + line, start + stop))
-                if DRAWING.match(info):
-                    drawings.append((start + line, start + stop))
-                if "#" in content:
-                    in_code.update(match.group(1).strip("/").casefold() for match in BLOCK_HASH.finditer(content))
+            _read_fast(paragraphs, fences, start, headings, blocks, texts, tags, drawings, commented, in_code)
             if part is not None:
                 first = _read_item_part(body, part, env, start, headings, blocks, texts, tags, drawings, commented,
                                         in_code)
@@ -251,18 +244,67 @@ def _read_body(lines: list[str], start: int, fast_lists: bool = True) -> tuple[l
     return headings, blocks, [url for text in texts for url in _link_destinations(md, text, env)], tags, drawings
 
 
+def _read_fast(paragraphs: list, fences: list, start: int, headings: list, blocks: list, texts: list, tags: dict,
+               drawings: list, commented: list[bool], in_code: set[str]) -> None:
+    """Add what ingest.markdown_lists read line by line: its paragraphs' text and tags, its fences as _read_tokens
+    reads a fence token."""
+    for line, content in paragraphs:
+        _read_inline(content, start + line, texts, tags, commented, in_code)
+    for line, stop, info, content in fences:
+        blocks.append((start + line, start + stop))
+        if DRAWING.match(info):
+            drawings.append((start + line, start + stop))
+        if "#" in content:
+            in_code.update(match.group(1).strip("/").casefold() for match in BLOCK_HASH.finditer(content))
+
+
 def _read_item_part(body: list[str], part: tuple, env: dict, start: int, *found) -> int:
-    """Read the part of a top-level item from the line read_run stopped in on (ingest.markdown_lists.item_end)
-    with markdown-it, under an empty item whose text is at the item's column ('-' alone on the line above): its
-    lines read as the whole note's parse reads them, without what read_run read above them (a long item holding
-    one quote was markdown-it's whole, read again each time its piece grew). Returns the line the item ends on."""
+    """Read the part of a top-level item from the line read_run stopped in on (ingest.markdown_lists.item_end):
+    the child holding that line with markdown-it, under an empty item whose text is at the item's column ('-'
+    alone on the line above), as the whole note's parse reads it, then the children after it line by line again
+    (read_inside), and so on to the item's end. A long item holding a quote, a table or a heading in a child of
+    thousands was markdown-it's from that child on, and a child of each kind in every few was markdown-it's whole.
+    Where markdown-it does not start the next child where next_sibling guessed, it reads the rest of the item.
+    Returns the line the item ends on."""
     line, end, column = part[:3]
+    while True:
+        sibling = markdown_lists.next_sibling(body, line, end, column)
+        if sibling is None or not _read_child(body, line, sibling, column, env, start, *found):
+            break
+        paragraphs, fences, line = markdown_lists.read_inside(body, sibling, end, column)
+        _read_fast(paragraphs, fences, start, *found)
+        if line is None:
+            return end
+    _read_lines_in_item(body, line, end, column, env, start, *found)
+    return end
+
+
+def _read_child(body: list[str], line: int, sibling: int, column: int, env: dict, start: int, *found) -> bool:
+    """Read the child of a top-level item (its text at ``column``) on body[line] with markdown-it, under an empty
+    item, if markdown-it starts the next child of that item on ``sibling``: the lines up to it are then read as
+    the whole note reads them (no rule looks past the line a child starts on, and the item holds no '$$'). False,
+    with nothing read, where it does not."""
+    lines = [" " * (column - 2) + "-", *body[line:sibling + 1]]
+    env["first"], env["unsure"] = 0, len(lines)
+    tokens = parser().parse("\n".join(lines) + "\n", env)
+    at = sibling - line + 1  # the sibling's line in ``lines``
+    # the empty item is at level 1, a list in it at 2, its items at 3
+    index = next((index for index, token in enumerate(tokens) if token.type == "list_item_open"
+                  and token.level == 3 and token.map[0] == at), None)
+    if index is None:
+        return False
+    _read_tokens(tokens[:index], start + line - 1, *found)
+    return True
+
+
+def _read_lines_in_item(body: list[str], line: int, end: int, column: int, env: dict, start: int, *found) -> None:
+    """Read body[line:end], the rest of a top-level item (its text at ``column``) from a child of it on, with
+    markdown-it under an empty item, as the whole note's parse reads it."""
     lines = [" " * (column - 2) + "-", *body[line:end]]
     env["first"], env["unsure"] = 0, len(lines)  # no '$$' in it (item_end): _math_block reads neither
     # a closing newline keeps a blank last line a line (an open fence or HTML block holds it, as in the note)
     text = "\n".join(lines) + ("\n" if end < len(body) else "")
     _read_tokens(parser().parse(text, env), start + line - 1, *found)
-    return end
 
 
 def _indent_bounded(line: str) -> str:

@@ -13,9 +13,11 @@ HTML, math or link definition starts on them. At the first line it cannot read s
 stops: the caller reads the rest with markdown-it from the start of the top-level item that line lies in, a line
 at which a parse of the whole note starts a top-level item too (so reading it from there is reading it as the whole
 note does, as ingest.markdown's pieces are). Where that item is long and the line lies in an item of a list in it
-(a quote in one child of thousands), markdown-it is given only the part from that child on (``item_end``), under an
-empty item at the item's column, which it reads as the whole note does. tests/test_markdown_lists.py compares both
-readings.
+(a quote in one child of thousands), markdown-it is given only that child, under an empty item at the item's
+column, which it reads as the whole note does, to the line where it starts the next child (``next_sibling`` guesses
+it, markdown-it's parse says), and ``read_inside`` reads the children after it, to the item's end (``item_end``);
+where markdown-it starts no child there, it is given the rest of the item. tests/test_markdown_lists.py compares
+both readings.
 """
 from __future__ import annotations
 
@@ -101,7 +103,40 @@ def item_end(body: list[str], line: int, column: int) -> int | None:
     return len(body)
 
 
-def _read(body: list[str], first: int) -> tuple:
+def read_inside(body: list[str], first: int, last: int, column: int) -> tuple[list, list, int | None]:
+    """(paragraphs, fences, line) of the lines body[first:last] of a top-level item whose text is at ``column``,
+    ``first`` a line markdown-it reads as an item of a list in it (a child) and ``last`` the item's end (item_end):
+    read as read_run reads them, up to the child holding the first line it cannot read (``line``, None when it
+    read them all), what it read above that child only."""
+    _, found, fences, inner, _ = _read(body, first, last, column)
+    if inner is None:
+        return found, fences, None
+    return found[:inner[1]], fences[:inner[2]], inner[0]
+
+
+def next_sibling(body: list[str], line: int, last: int, column: int) -> int | None:
+    """The first line after body[line] (a child of a top-level item whose text is at ``column``) and before
+    ``last`` (the item's end) that may be the next child of that item: a list item's line indented to the item's
+    text and short of the child's, less than four columns past the item's text. None for none: markdown-it reads
+    the rest of the item. Only a candidate: whether markdown-it starts a child there is its parse's to say."""
+    text = body[line].lstrip(" \t")
+    marker = ANY_ITEM.match(text)
+    spaces = len(body[line]) - len(text)
+    if marker is None:
+        return None
+    inner = _columns(body[line], spaces) + marker.end()  # the child's text column (as markdown-it counts it)
+    for number in range(line + 1, last):
+        text = body[number]
+        rest = text.lstrip(" \t")
+        if not rest or rest[0] not in ITEM_STARTS:
+            continue
+        at = _columns(text, len(text) - len(rest))
+        if column <= at < inner and at - column < 4 and ANY_ITEM.match(rest):
+            return number
+    return None
+
+
+def _read(body: list[str], first: int, last: int | None = None, inside: int | None = None) -> tuple:
     """(end, paragraphs, fences, inner, cut) of the list that starts on body[first], a line where a parse of the
     whole note starts a block at the top: its items from ``first`` to ``end``, each paragraph as (its first line, its
     text as markdown-it's inline token holds it), each fenced code block in an item as markdown-it's fence token has
@@ -109,16 +144,21 @@ def _read(body: list[str], first: int) -> tuple:
     (end, paragraphs, fences). ``end`` is ``first`` when not even the first item is plain, else a line where the
     whole note's parse starts a block at the top again (a top-level item, or any block after a blank line), or the
     note's end. ``inner``: (line, paragraphs, fences above it, the item's text column) of the last item of a list in
-    the top-level item starting on ``end``, where the reading stopped inside that item; else None."""
-    items: list[tuple[int, int]] = []  # the open items: (the indentation their list needs, their content's)
+    the top-level item starting on ``end``, where the reading stopped inside that item; else None. With ``inside``
+    (read_inside), ``first`` is a child of a top-level item whose text is at column ``inside``, and the lines are
+    read to ``last``, that item's end: ``inner`` is then the child it stopped in, ``first`` at the earliest."""
+    last = len(body) if last is None else last
+    items: list[tuple[int, int]] = [] if inside is None else [(0, inside)]  # the open items: (the indentation
+    # their list needs, their content's)
     paragraph: list[str] | None = None  # the open paragraph's lines, as markdown-it's getLines cuts them
     indent = 0  # the open paragraph's item's content indentation
     found: list[tuple[int, str]] = []
     fences: list[tuple[int, int, str, str]] = []
     cut = (first, 0, 0)  # the last line where the top level starts again, and how many paragraphs and fences above
-    inner = None  # the last item of a list in the top-level item at ``cut``: (its line, paragraphs and fences above)
+    # the last item of a list in the top-level item at ``cut``: (its line, paragraphs and fences above, its column)
+    inner = None if inside is None else (first, 0, 0, inside)
     skip_to = first  # past the last fence read
-    for number in range(first, len(body)):
+    for number in range(first, last):
         if number < skip_to:
             continue
         line = body[number]
@@ -147,6 +187,10 @@ def _read(body: list[str], first: int) -> tuple:
             if paragraph is None and items and column < items[0][1] and not _delimiter_next(body, number):
                 # after a blank line, every item is closed: the top level again
                 cut = (number, len(found), len(fences))
+            elif marker is not None and _child_starts(body, number, text, marker, column, items, paragraph, indent):
+                if paragraph is not None:  # the child's own line holds what read_run cannot read ('- > a quote'):
+                    found.append((start, mdTrim("\n".join(paragraph))))  # markdown-it is given it from that line
+                inner = (number, len(found), len(fences), items[0][1])
             break
         if marker is None:
             if paragraph is not None:  # a paragraph goes on at any line of text, however indented (lazy)
@@ -195,8 +239,22 @@ def _read(body: list[str], first: int) -> tuple:
     else:
         if paragraph is not None:
             found.append((start, mdTrim("\n".join(paragraph))))
-        return len(body), found, fences, None, (len(body), len(found), len(fences))
-    return cut[0], found, fences, inner if inner is not None and inner[0] > cut[0] else None, cut
+        return last, found, fences, None, (last, len(found), len(fences))
+    return cut[0], found, fences, inner if inner is not None and (inside or inner[0] > cut[0]) else None, cut
+
+
+def _child_starts(body: list[str], number: int, text: str, marker: re.Match, column: int,
+                  items: list[tuple[int, int]], paragraph: list[str] | None, indent: int) -> bool:
+    """Whether body[number], a list marker at ``column`` followed by what read_run cannot read (``text`` is the line
+    from its marker on), starts an item of a list in the top-level item, as _read reads a marker line that goes on
+    no paragraph; not where the line is a thematic break ('- - -') or may head a table."""
+    if not items or MARKS_ONLY.fullmatch(text) or _delimiter_next(body, number):
+        return False
+    if paragraph is not None and (_goes_on(items[-1], column) or (marker.group(1) and column >= indent
+                                                                  and int(marker.group(1)) != 1)):
+        return False
+    place = _item_place(items, column)
+    return place is not None and place[0] == 1
 
 
 def _fence_in_item(body: list[str], number: int, text: str, column: int, items: list[tuple[int, int]],

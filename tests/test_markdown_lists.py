@@ -220,16 +220,47 @@ def _quoted_child(children: int, at: int, quote: str = "    > a quote inside a c
     return "\n".join(lines) + "\n"
 
 
-def test_a_long_item_holding_one_quote_gives_markdown_it_only_the_part_from_that_child_on(monkeypatch):
+def test_a_long_item_holding_one_quote_gives_markdown_it_only_the_child_holding_it(monkeypatch):
     """One top-level block holding 2,000 children, one of them with a quote: read_run stopped at the quote and
-    markdown-it was given the whole item (and again as its piece grew); it is given the children from the quoted
-    one on, under an empty item at the item's column, and the note reads the same."""
+    markdown-it was given the whole item (and again as its piece grew), then the children from the quoted one on;
+    it is given that child only, to the next child's line, under an empty item at the item's column, and the note
+    reads the same."""
     text = _quoted_child(2000, 1500)
     assert markdown.parse_markdown("p.md", text) == markdown.parse_markdown("p.md", text, fast_lists=False)
     lines = text.split("\n")
     assert markdown._read_body(lines, 0) == markdown._read_body(lines, 0, fast_lists=False)
     given = _counted(monkeypatch, text)
-    assert given <= 510, given  # the 500 children from the quoted one, and the empty item over them
+    assert given <= 5, given  # the empty item, the child, its quote, the next child's line
+    assert _counted(monkeypatch, text, fast_lists=False) >= 2000
+    own = _quoted_child(2000, 1500, "  - > a quote on a child's own line [[Q]]")  # not the child above it too
+    assert markdown._read_body(own.split("\n"), 0) == markdown._read_body(own.split("\n"), 0, fast_lists=False)
+    assert _counted(monkeypatch, own) <= 4  # the empty item, the child, the next child's line
+
+
+# A child of each kind read_run leaves to markdown-it: a quote, a heading, a table, a setext heading, HTML, a fence
+# on a paragraph's line, indented code, a link definition, a callout (a quote, not at the top: no heading)
+ODD_CHILDREN = ["  - a child\n    > a quote with [[Q]] #quoted", "  - ## a heading child #h",
+                "  - a child\n    ### a heading inside it [h](h.md)",
+                "  - | tool | use |\n    |---|---|\n    | [[Spade]] | #dig |", "  - a setext heading\n    ---",
+                "  - a child\n    <div>html [[no]]</div>", "  - a child\n    ```sh\n    echo '# no'\n    ```",
+                "  - a child\n\n          indented code #no", "  - [d]: def.md\n  - [see][d]",
+                "  - a child\n    > [!note] A callout\n    > its text #c"]
+
+
+@pytest.mark.parametrize("odd", ODD_CHILDREN)
+def test_a_long_item_with_odd_children_gives_markdown_it_only_those_children(odd, monkeypatch):
+    """2,000 children, every 100th of one kind read_run cannot read: markdown-it reads those children, each to the
+    next child's line, and read_run the others; the note reads as markdown-it alone reads it."""
+    children = [f"  - child block {n} with [[a link]] and #tag{n % 7}" for n in range(2000)]
+    children[50::100] = [odd] * len(children[50::100])
+    text = "- Reading notes\n" + "\n".join(children) + "\n- after #after\n"
+    lines = text.split("\n")
+    assert markdown._read_body(lines, 0) == markdown._read_body(lines, 0, fast_lists=False)
+    assert markdown.parse_markdown("p.md", text) == markdown.parse_markdown("p.md", text, fast_lists=False)
+    given = _counted(monkeypatch, text)
+    # 20 odd children, each with the empty item over it and the next child's line (and where the child's own line
+    # may head a table, '- | tool | use |', the child above it too: read_run leaves it to markdown-it to say)
+    assert given <= 20 * (odd.count("\n") + 4 + 4 * odd.startswith("  - |")), given
     assert _counted(monkeypatch, text, fast_lists=False) >= 2000
 
 
@@ -252,6 +283,27 @@ def test_any_long_item_reads_the_same_with_its_part_given_to_markdown_it(top, li
     (ingest.markdown_lists.item_end), reads as markdown-it alone."""
     text = top + "parent #top\n" + "".join(f"{inside}{indent}- child #c\n{inside}{indent}{marker}{line}\n"
                                              for inside, indent, marker, line in lines) + after
+    _reads_as_markdown_it(text, run_lines)
+
+
+# Children a long item may hold, of several lines each: the odd ones above, lazy lines, nested children, a quote
+# or fence left open, a table whose rows run on, blank lines, tabs
+CHILDREN = [*ODD_CHILDREN, "  - plain [[P]] #p", "  - plain\nlazy #lazy", "  - a\n    - grandchild #g",
+            "  - a\n    > open quote\n  lazy in the quote?", "  - a\n    ```\n    open fence", "\t- tab child #t",
+            "  - | a | b |\n    |---|---|\n    | c | d |\n  | e | f |", "", "   - three in #3", "  1. numbered #n",
+            "  2) numbered other #o", "  * star #s", "  - a\n\n    second paragraph #2", "  - > quote on the line",
+            "  - # heading on the line", "  - a\n    <!-- open comment", "    - four in: a child's child? #4",
+            "  - - - -", "  -", "  - a\n  ---", "  - a\n     - b\n   - c #c"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(top=st.sampled_from(TOPS), children=st.lists(st.sampled_from(CHILDREN), min_size=1, max_size=30),
+       after=st.sampled_from(AFTER), run_lines=st.sampled_from([1, 4]))
+def test_any_long_item_of_odd_children_reads_the_same(top, children, after, run_lines):
+    """A top-level item of children of several lines, odd ones among plain ones, then what may follow it: each odd
+    child read by markdown-it to where it starts the next child (or the rest of the item by it where it starts none
+    where ingest.markdown_lists.next_sibling guessed), the others line by line, reads as markdown-it alone."""
+    text = top + "parent #top\n" + "".join(f"{child}\n" for child in children) + after
     _reads_as_markdown_it(text, run_lines)
 
 
