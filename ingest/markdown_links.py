@@ -7,8 +7,9 @@ from it is only the destinations, in order, of the links and images at the top o
 a link's text. ``destinations`` finds them by markdown-it's own rules (its link, image, link label, destination and
 code span rules, in the same order), jumping from one ``[``, ``![`` or backtick to the next.
 
-It reads only the common forms exactly; for anything else it returns None and the caller asks markdown-it: a
-backslash (escapes), a ``<`` (autolinks, inline HTML, ``<target>``), a title after the destination, a destination of
+It reads only the common forms exactly, a ``<target>`` and a title after the destination too; for anything else it
+returns None and the caller asks markdown-it: a backslash (escapes), a ``<`` other than in a link's ``(…)`` (autolinks,
+inline HTML), a destination of
 unbalanced or over 32 nested parentheses or one markdown-it would refuse (``javascript:``), a backtick inside a
 link's text, brackets nested deeper than DEEPEST, link reference definitions in the note (``[text][label]``), or more
 work than a few steps a character. tests/test_markdown_links.py compares both on generated and real notes.
@@ -18,6 +19,7 @@ from __future__ import annotations
 import re
 
 from markdown_it.common.utils import unescapeAll
+from markdown_it.helpers import parseLinkDestination, parseLinkTitle
 
 SPECIAL = re.compile(r"!\[|\[|`+")  # where a rule other than text's may fire, at the top of a paragraph
 IN_LABEL = re.compile(r"!\[|[\[\]`]")  # and inside a link's text
@@ -35,12 +37,18 @@ def destinations(text: str, validate) -> list[str] | None:
     """The destinations of ``text``'s links and images as markdown-it's inline parser finds them, in its tokens'
     order (unescaped as it unescapes them), or None where the text holds a form read only by markdown-it.
     ``validate``: markdown-it's ``validateLink`` (a destination it refuses leaves the reading to markdown-it)."""
-    if "\\" in text or "<" in text:
+    if "\\" in text:
         return None
     try:
-        return _Reader(text, validate).top(0, len(text))
+        reader = _Reader(text, validate)
+        found = reader.top(0, len(text))
     except (Unusual, RecursionError):
         return None
+    # a '<' is read only as a found link's '<target>': any other may open an autolink or inline HTML at the top
+    # of the paragraph or in a link's text (markdown-it's, which the reader does not follow)
+    if "<" in text and text.count("<") != reader.angled:
+        return None
+    return found
 
 
 class _Reader:
@@ -49,6 +57,7 @@ class _Reader:
         self.steps = STEPS_PER_CHAR * len(text) + 64
         self.tried: dict[tuple[str, int], tuple[int, str, int] | None] = {}  # silent attempts, by kind and place
         self._closers: dict[int, int | None] | None = None
+        self.angled = 0  # the '<' in the '(…)' of the links found: their '<target>' or title, read with them
 
     def top(self, pos: int, limit: int) -> list[str]:
         """markdown-it's tokenize from ``pos`` to ``limit``: each link's destination, then its text's images'."""
@@ -72,6 +81,7 @@ class _Reader:
                 continue
             end, destination, label_end = parsed
             found.append(destination)
+            self.angled += text.count("<", label_end, end)
             if mark == "[" and "![" in text[at + 1:label_end]:  # the link's text is read again: its images
                 label = text[at + 1:label_end]
                 if label.count("[") != label.count("!["):
@@ -156,6 +166,8 @@ class _Reader:
         pos = _spaces(text, pos + 1, limit)
         if pos >= limit:
             return None
+        if text[pos] == "<":  # '<target>', which may hold spaces and parentheses
+            return self._angled_target(pos, label_end, limit)
         start, level = pos, 0
         while pos < limit:
             char = text[pos]
@@ -182,9 +194,27 @@ class _Reader:
                 destination = unescapeAll(destination)
             if not self.validate(destination):
                 raise Unusual
+        return self._closed(pos, destination, label_end, limit)
+
+    def _angled_target(self, pos: int, label_end: int, limit: int) -> tuple[int, str, int] | None:
+        """A '<target>' destination at ``pos``, as markdown-it's parseLinkDestination reads it (no '<' or line end
+        in it; the text holds no backslash); where it is none, markdown-it reads on as for a link of no
+        destination: the reader leaves that to it."""
+        parsed = parseLinkDestination(self.text, pos, limit)
+        if not parsed.ok or not self.validate(parsed.str):
+            raise Unusual
+        return self._closed(parsed.pos, parsed.str, label_end, limit)
+
+    def _closed(self, pos: int, destination: str, label_end: int, limit: int) -> tuple[int, str, int] | None:
+        """After a link's destination (ending at ``pos``): its title if any ('"…"', "'…'", '(…)', after a space, as
+        markdown-it's parseLinkTitle reads one), then its ')'."""
+        text = self.text
         after = _spaces(text, pos, limit)
         if after < limit and after != pos and text[after] in TITLE_OPENERS:
-            raise Unusual  # a title, perhaps
+            title = parseLinkTitle(text, after, limit)
+            if title.ok:
+                self._step()
+                after = _spaces(text, title.pos, limit)
         if after >= limit or text[after] != ")":
             return None
         return after + 1, destination, label_end

@@ -30,7 +30,8 @@ def read_alike(text: str) -> bool:
 # scheme, control characters, and the forms left to markdown-it ('<', '\\')
 PIECES = ["[", "]", "(", ")", "!", "`", "``", " ", "\n", "\t", "a", "b.md", "[[", "]]", "](", "x y", "&amp;", "&",
           '"t"', "'", "javascript:x", "#", "*", "_", "((", "))", "é", "\x01", "\x7f", "<", "\\", "![", "[a](b)",
-          "![i](p.png)", "`c`", "[[W]]", "[ ]", "(#h)"]
+          "![i](p.png)", "`c`", "[[W]]", "[ ]", "(#h)", "](<", "<a b>", ">", ' "t")', " 't'", " (t)", "[x](<y z>)",
+          '[x](y "t")', "<https://a.b>"]
 
 
 @settings(max_examples=500, deadline=None)
@@ -62,8 +63,10 @@ def test_the_common_forms_are_read_and_the_unusual_ones_left_to_markdown_it():
     assert markdown_links.destinations("[![b](b.svg)](ci.md) ![i](i.png)", MD.validateLink) == \
         ["ci.md", "b.svg", "i.png"]
     assert markdown_links.destinations("`[x](a.md)` [[W]](w.md) [a [b](c) d](e)", MD.validateLink) == ["w.md", "c"]
-    for unusual in ["[x](<a b.md>)", "[x](a.md \"title\")", "[x\\]](a.md)", "[x](javascript:alert)",
-                    "[a `]` b](c.md)", "<https://example.com> [x](a.md)"]:
+    assert markdown_links.destinations("[x](<a b.md>) [y](b.md \"title\") ![i](<c d.png> (t))", MD.validateLink) == \
+        ["a b.md", "b.md", "c d.png"]
+    for unusual in ["[x\\]](a.md)", "[x](javascript:alert)", "[a `]` b](c.md)", "<https://example.com> [x](a.md)",
+                    "[x](<a b.md>) <b>html</b>", "[a <b>c</b>](d.md)"]:
         assert markdown_links.destinations(unusual, MD.validateLink) is None, unusual
         read_alike(unusual)
 
