@@ -674,7 +674,7 @@ def _link_destinations(md: MarkdownIt, content: str, env: dict) -> list[str]:
             # unescaped as markdown-it unescapes a destination: [x](my\\_note.md) names my_note.md
             found += [_undecoded(unescapeAll(pointed or bare)) for pointed, bare in BARE_DESTINATION.findall(part)]
         elif "](" in part or ("]" in part and env.get("references")):
-            quick = None if env.get("references") else markdown_links.destinations(part, md.validateLink)
+            quick = markdown_links.destinations(part, md.validateLink, env.get("references"))
             if quick is not None:  # the common forms, read by markdown-it's rules without its inline parser
                 found += [_undecoded(url) for url in quick]
                 continue

@@ -7,18 +7,18 @@ from it is only the destinations, in order, of the links and images at the top o
 a link's text. ``destinations`` finds them by markdown-it's own rules (its link, image, link label, destination and
 code span rules, in the same order), jumping from one ``[``, ``![`` or backtick to the next.
 
-It reads only the common forms exactly, a ``<target>`` and a title after the destination too; for anything else it
-returns None and the caller asks markdown-it: a backslash (escapes), a ``<`` other than in a link's ``(…)`` (autolinks,
-inline HTML), a destination of
-unbalanced or over 32 nested parentheses or one markdown-it would refuse (``javascript:``), a backtick inside a
-link's text, brackets nested deeper than DEEPEST, link reference definitions in the note (``[text][label]``), or more
-work than a few steps a character. tests/test_markdown_links.py compares both on generated and real notes.
+It reads only the common forms exactly, a ``<target>``, a title after the destination and reference links
+(``[text][label]``, ``[label][]``, ``[label]``, by the note's definitions) too; for anything else it returns None and
+the caller asks markdown-it: a backslash (escapes), a ``<`` other than in a link's ``(…)`` (autolinks, inline HTML), a
+destination of unbalanced or over 32 nested parentheses or one markdown-it would refuse (``javascript:``), a backtick
+inside a link's text, brackets nested deeper than DEEPEST, an inline link that fails in a note with definitions, or
+more work than a few steps a character. tests/test_markdown_links.py compares both on generated and real notes.
 """
 from __future__ import annotations
 
 import re
 
-from markdown_it.common.utils import unescapeAll
+from markdown_it.common.utils import normalizeReference, unescapeAll
 from markdown_it.helpers import parseLinkDestination, parseLinkTitle
 
 SPECIAL = re.compile(r"!\[|\[|`+")  # where a rule other than text's may fire, at the top of a paragraph
@@ -33,14 +33,15 @@ class Unusual(Exception):
     """The paragraph holds a form this reader does not read: markdown-it reads it."""
 
 
-def destinations(text: str, validate) -> list[str] | None:
+def destinations(text: str, validate, references: dict | None = None) -> list[str] | None:
     """The destinations of ``text``'s links and images as markdown-it's inline parser finds them, in its tokens'
     order (unescaped as it unescapes them), or None where the text holds a form read only by markdown-it.
-    ``validate``: markdown-it's ``validateLink`` (a destination it refuses leaves the reading to markdown-it)."""
+    ``validate``: markdown-it's ``validateLink`` (a destination it refuses leaves the reading to markdown-it);
+    ``references``: the note's link reference definitions as markdown-it's env holds them, if it has any."""
     if "\\" in text:
         return None
     try:
-        reader = _Reader(text, validate)
+        reader = _Reader(text, validate, references)
         found = reader.top(0, len(text))
     except (Unusual, RecursionError):
         return None
@@ -52,8 +53,8 @@ def destinations(text: str, validate) -> list[str] | None:
 
 
 class _Reader:
-    def __init__(self, text: str, validate):
-        self.text, self.validate = text, validate
+    def __init__(self, text: str, validate, references: dict | None = None):
+        self.text, self.validate, self.references = text, validate, references
         self.steps = STEPS_PER_CHAR * len(text) + 64
         self.tried: dict[tuple[str, int], tuple[int, str, int] | None] = {}  # silent attempts, by kind and place
         self._closers: dict[int, int | None] | None = None
@@ -101,13 +102,13 @@ class _Reader:
 
     def _link(self, at: int, limit: int, depth: int = 0) -> tuple[int, str, int] | None:
         label_end = self._label(at, limit, nested_allowed=False, depth=depth)
-        return None if label_end < 0 else self._inline_target(label_end, limit)
+        return None if label_end < 0 else self._inline_target(at, label_end, limit, depth)
 
     def _image(self, at: int, limit: int) -> tuple[int, str, int] | None:
         if at + 1 >= limit:
             return None
         label_end = self._label(at + 1, limit, nested_allowed=True, depth=0)
-        return None if label_end < 0 else self._inline_target(label_end, limit)
+        return None if label_end < 0 else self._inline_target(at + 1, label_end, limit, 0)
 
     def _label(self, opener: int, limit: int, nested_allowed: bool, depth: int) -> int:
         """markdown-it's parseLinkLabel from the '[' at ``opener``: the position of its closing ']', or -1."""
@@ -151,18 +152,18 @@ class _Reader:
             parsed = self._link(at, limit, depth + 1)
         else:
             label_end = -1 if at + 1 >= limit else self._label(at + 1, limit, True, depth + 1)
-            parsed = None if label_end < 0 else self._inline_target(label_end, limit)
+            parsed = None if label_end < 0 else self._inline_target(at + 1, label_end, limit, depth + 1)
         if limit == len(self.text):
             self.tried[key] = parsed
         return parsed
 
-    def _inline_target(self, label_end: int, limit: int) -> tuple[int, str, int] | None:
-        """After a label closed at ``label_end``: '(' destination ')' as markdown-it's link and image rules read it
-        (with no reference definitions: a label alone is no link)."""
+    def _inline_target(self, opener: int, label_end: int, limit: int, depth: int) -> tuple[int, str, int] | None:
+        """After a label opened at ``opener`` and closed at ``label_end``: '(' destination ')' as markdown-it's link
+        and image rules read it, or a reference ('[label]', '[]', none) to one of the note's definitions."""
         text = self.text
         pos = label_end + 1
         if pos >= limit or text[pos] != "(":
-            return None
+            return None if self.references is None else self._reference(opener, label_end, limit, depth)
         pos = _spaces(text, pos + 1, limit)
         if pos >= limit:
             return None
@@ -216,8 +217,26 @@ class _Reader:
                 self._step()
                 after = _spaces(text, title.pos, limit)
         if after >= limit or text[after] != ")":
+            if self.references is not None:
+                raise Unusual  # markdown-it reads on for a reference from where it stopped: its own
             return None
         return after + 1, destination, label_end
+
+    def _reference(self, opener: int, label_end: int, limit: int, depth: int) -> tuple[int, str, int] | None:
+        """A reference link's end and destination, as markdown-it's link and image rules read one: '[text][label]'
+        (the label read as a link's text, nested links allowed), '[text][]' or '[text]' (the text as the label),
+        looked up by markdown-it's normalizeReference; None where the note defines no such label."""
+        text, pos, label = self.text, label_end + 1, ""
+        if pos < limit and text[pos] == "[":
+            end = self._label(pos, limit, nested_allowed=True, depth=depth + 1)
+            if end >= 0:
+                label, pos = text[pos + 1:end], end + 1
+        if not label:
+            label = text[opener + 1:label_end]
+        reference = self.references.get(normalizeReference(label))
+        if not reference:
+            return None
+        return pos, reference["href"], label_end
 
     def _code_span_end(self, start: int, end: int) -> int:
         """Where markdown-it's backtick rule leaves the run of backticks text[start:end] at the top of the

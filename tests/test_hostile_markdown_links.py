@@ -36,6 +36,6 @@ def test_many_links_on_a_line_and_shallow_nesting_are_read_as_markdown_it_reads_
     doc = markdown.parse_markdown("n.md", f"{line}\n")
     assert parsed == []
     assert {"n0.md", "n199.md", "pic.png", "big.png", "abc.md"} <= set(doc.meta["links"])
-    monkeypatch.setattr(markdown_links, "destinations", lambda text, validate: None)
+    monkeypatch.setattr(markdown_links, "destinations", lambda text, validate, references=None: None)
     assert markdown.parse_markdown("n.md", f"{line}\n").meta["links"] == doc.meta["links"]
     assert parsed[0] == line  # (then the image's alt text)

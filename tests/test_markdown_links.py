@@ -12,17 +12,25 @@ from tests.conftest import need_data
 MD = markdown.parser()
 
 
-def markdown_its(text: str) -> list[str]:
+def markdown_its(text: str, references: dict | None = None) -> list[str]:
     """The destinations markdown-it's inline parser finds (its top tokens, as ingest.markdown reads them)."""
+    env = {} if references is None else {"references": references}
     return [token.attrs.get("href" if token.type == "link_open" else "src", "")
-            for token in MD.inline.parse(text, MD, {}, []) if token.type in ("link_open", "image")]
+            for token in MD.inline.parse(text, MD, env, []) if token.type in ("link_open", "image")]
 
 
-def read_alike(text: str) -> bool:
+def read_alike(text: str, references: dict | None = None) -> bool:
     """Whether the reader reads ``text`` as markdown-it does, or leaves it to markdown-it (None); True if read."""
-    quick = markdown_links.destinations(text, MD.validateLink)
-    assert quick is None or quick == markdown_its(text), text
+    quick = markdown_links.destinations(text, MD.validateLink, references)
+    assert quick is None or quick == markdown_its(text, references), text
     return quick is not None
+
+
+def _references(definitions: str) -> dict:
+    """A note's link reference definitions as markdown-it's env holds them."""
+    env: dict = {}
+    MD.parse(definitions, env)
+    return env["references"]
 
 
 # Pieces whose runs make the corners: brackets nested and unclosed, wiki links, images in links' text, code spans
@@ -38,6 +46,30 @@ PIECES = ["[", "]", "(", ")", "!", "`", "``", " ", "\n", "\t", "a", "b.md", "[["
 @given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=16))
 def test_any_run_of_link_pieces_is_read_as_markdown_it_reads_it(pieces):
     read_alike("".join(pieces))
+
+
+# Definitions as a note writes them (in list items too), and pieces that use them: '[text][label]', '[label][]',
+# '[label]', labels in another case or spacing, a wiki link that names one, a link in a label, an inline link that
+# fails (markdown-it reads a reference from where it stopped: left to it)
+REFERENCES = _references('- [a]: a.md\n  [b c]: <y z.md>\n- [W]: w.md\n[x]: x.md "t"\n[É]: e.md\n')
+REFERENCE_PIECES = [*PIECES, "[a]", "[a][]", "[b c]", "[B  C]", "[x][a]", "[é]", "][", "[W]", "[[W]]", "[a](b c)",
+                    "[x][b\nc]", "![a]", "[a] [x]", "[[a]](x)"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(REFERENCE_PIECES), min_size=1, max_size=16))
+def test_any_run_of_pieces_in_a_note_with_link_definitions_is_read_as_markdown_it_reads_it(pieces):
+    read_alike("".join(pieces), REFERENCES)
+
+
+def test_reference_links_are_read_without_markdown_its_inline_parser():
+    """A note with link definitions (a list item's '[a]: a.md') sent every paragraph with a ']' to markdown-it's
+    inline parser; its reference links are read by markdown-it's rules now."""
+    text = "see [the doc][a], [b c][], [X] and ![a] and [[W]] [not defined][zz] [a](a2.md)"
+    assert markdown_links.destinations(text, MD.validateLink, REFERENCES) == \
+        ["a.md", "y z.md", "x.md", "a.md", "w.md", "a2.md"]
+    assert read_alike(text, REFERENCES)
+    assert markdown_links.destinations("[a](b c)", MD.validateLink, REFERENCES) is None
 
 
 JOURNAL = ["- Met [[Ana Souza]] about the [grant report](projects/grant.md) #grant",
@@ -83,7 +115,7 @@ def test_a_journal_page_never_reaches_markdown_its_inline_parser(monkeypatch):
     assert markdown.parse_markdown("journals/2024_03_14.md", page).meta["links"] == expected
     assert "projects/grant.md" in expected and "../assets/chart_1700000000.png" in expected
     assert calls == []
-    monkeypatch.setattr(markdown_links, "destinations", lambda text, validate: None)  # markdown-it alone
+    monkeypatch.setattr(markdown_links, "destinations", lambda text, validate, references=None: None)  # markdown-it alone
     assert markdown.parse_markdown("journals/2024_03_14.md", page).meta["links"] == expected
     assert calls
 
@@ -95,12 +127,12 @@ def test_the_shared_notes_paragraphs_are_read_as_markdown_it_reads_them(monkeypa
     notes = sorted(path for path in need_data("notes-en").rglob("*.md") if path.is_file())
     real, counts = markdown_links.destinations, {"texts": 0, "read": 0}
 
-    def compared(text, validate):
-        quick = real(text, validate)
+    def compared(text, validate, references=None):
+        quick = real(text, validate, references)
         counts["texts"] += 1
         if quick is not None:
             counts["read"] += 1
-            assert quick == markdown_its(text), text[:300]
+            assert quick == markdown_its(text, references), text[:300]
         return quick
     monkeypatch.setattr(markdown_links, "destinations", compared)
     for path in notes:
