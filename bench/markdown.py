@@ -17,7 +17,7 @@ refuses lines over a million characters before parsing).
 Logseq journal of nested blocks with links, tags, tasks and properties, the same with a code block in every 25th
 block, a journal with a [text](target) link in every block, an Obsidian list of tasks in groups, one block of
 children one of which holds a quote, one block of children every 10th of which holds a quote, a heading or a
-table): the median CPU
+table, the journal with links with a link definition in a block): the median CPU
 seconds of ``--runs`` parses, each in a fresh process, read as Sift reads them, with links by markdown-it's inline
 parser (as before ingest.markdown_links) and with markdown-it alone (every list too, as before
 ingest.markdown_lists), and the ratios.
@@ -171,6 +171,9 @@ OUTLINERS = {
     "obsidian-tasks": obsidian_tasks,
     "quoted-child": quoted_child,
     "odd-children": odd_children,
+    # the same journal with one link definition in a block (every paragraph with a ']' was markdown-it's inline
+    # parser's), its '[[wiki links]]' and '[text][ref]' links
+    "journal-with-definitions": lambda size: "- [ref]: refs/a.md\n- see [the ref][ref]\n" + linked_journal(size),
 }
 
 
