@@ -185,7 +185,8 @@ def child(pattern: str, megabytes: float, way: str = "fast", repo: str = str(REP
     from ingest.markdown import parse_markdown
     if way != "fast":
         from ingest import markdown_links
-        markdown_links.destinations = lambda text, validate, references=None: None  # every paragraph's links by markdown-it
+        # every paragraph's links by markdown-it
+        markdown_links.destinations = lambda text, validate, references=None: None
     note = {**PATTERNS, **OUTLINERS}[pattern](int(megabytes * 1_000_000))
     started = time.process_time()
     doc = parse_markdown("bench.md", note, fast_lists=way != "slow")

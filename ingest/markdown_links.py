@@ -207,8 +207,8 @@ class _Reader:
         return self._closed(parsed.pos, parsed.str, label_end, limit)
 
     def _closed(self, pos: int, destination: str, label_end: int, limit: int) -> tuple[int, str, int] | None:
-        """After a link's destination (ending at ``pos``): its title if any ('"…"', "'…'", '(…)', after a space, as
-        markdown-it's parseLinkTitle reads one), then its ')'."""
+        """After a link's destination (ending at ``pos``): its title if any ('"…"', "'…'", '(…)', after a space,
+        as markdown-it's parseLinkTitle reads one), then its ')'."""
         text = self.text
         after = _spaces(text, pos, limit)
         if after < limit and after != pos and text[after] in TITLE_OPENERS:

@@ -115,7 +115,8 @@ def test_a_journal_page_never_reaches_markdown_its_inline_parser(monkeypatch):
     assert markdown.parse_markdown("journals/2024_03_14.md", page).meta["links"] == expected
     assert "projects/grant.md" in expected and "../assets/chart_1700000000.png" in expected
     assert calls == []
-    monkeypatch.setattr(markdown_links, "destinations", lambda text, validate, references=None: None)  # markdown-it alone
+    # markdown-it alone
+    monkeypatch.setattr(markdown_links, "destinations", lambda text, validate, references=None: None)
     assert markdown.parse_markdown("journals/2024_03_14.md", page).meta["links"] == expected
     assert calls
 
