@@ -26,7 +26,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from mcp_server import paths, pdf_pages
 from mcp_server.errors import Problem
-from tests.conftest import REPO, VENV_BIN, ingest, need_data, processes, run_ingest, wait_published, write_tree
+from tests.conftest import (REPO, VENV_BIN, built_once, in_home, ingest, need_data, processes, run_ingest,
+                            wait_published, write_tree)
 
 NOTES = {
     "工作/日报/2024-03-01.md": "# 日报\n\n今天和曲美讨论了合同条款，付款方式改为分期。曲美合同下周签字。\n",
@@ -80,21 +81,57 @@ class Servers:
                 assert message.get("jsonrpc") == "2.0", line
 
 
-@pytest.fixture
-def notes(tmp_path) -> Path:
-    root = write_tree(tmp_path / "notes", NOTES)
+def write_notes(root: Path) -> Path:
+    write_tree(root, NOTES)
     (root / "bin/blob.md").write_bytes(b"\x00\x01\x02 not text" * 10)
     return root
 
 
+def index_notes(root: Path, outside: Path) -> dict:
+    """NOTES indexed as collection 'notes' (``ingest``: huey immediate), then a secret in ``outside`` and a
+    symlink to it and one to its folder inside the root; returns the collection's stats."""
+    report = ingest(write_notes(root), "notes")
+    write_tree(outside, {"secret.txt": "TOP SECRET\n"})
+    (root / "leak.txt").symlink_to(outside / "secret.txt")
+    (root / "leakdir").symlink_to(outside)
+    return report
+
+
 @pytest.fixture
-def indexed(immediate, notes, tmp_path, sift_env) -> dict:
-    """NOTES indexed as collection 'notes', plus a secret outside the root and a symlink to it inside."""
-    report = ingest(notes, "notes")
-    outside = write_tree(tmp_path / "outside", {"secret.txt": "TOP SECRET\n"})
-    (notes / "leak.txt").symlink_to(outside / "secret.txt")
-    (notes / "leakdir").symlink_to(outside)
-    return {"env": sift_env, "root": notes, "secret": outside / "secret.txt", "report": report}
+def notes(tmp_path) -> Path:
+    return write_notes(tmp_path / "notes")
+
+
+@pytest.fixture(scope="module")
+def notes_home(tmp_path_factory, model_path) -> Path:
+    """The home of NOTES indexed once for the session (conftest's ``built_once``), for the tests that only read
+    it: each built its own before, 0.2-4 s apiece (more on a busy machine), for some 55 tests here and in
+    test_transport. Its root and stats are in built.json beside the home."""
+    def build(folder: Path) -> None:
+        report = index_notes(folder / "notes", folder / "outside")
+        (folder / "built.json").write_text(json.dumps({"root": str(folder / "notes"), "report": report}))
+    return built_once(tmp_path_factory, model_path, build, key="test_mcp_server NOTES")
+
+
+@pytest.fixture
+def indexed(notes_home, model_path, monkeypatch) -> dict:
+    """NOTES indexed as collection 'notes', plus a secret outside the root and a symlink to it inside: the
+    module's one build (``notes_home``), for a test that changes neither the index nor its folder (the folder is
+    every worker's: a test that deletes or adds a file in it takes ``indexed_own``)."""
+    in_home(notes_home, model_path, monkeypatch)
+    monkeypatch.setenv("SIFT_NICE", "0")  # as sift_env: the servers' workers at the tests' priority
+    built = json.loads((notes_home.parent / "built.json").read_text())
+    root = Path(built["root"])
+    return {"env": dict(os.environ), "root": root, "secret": root.parent / "outside" / "secret.txt",
+            "report": built["report"]}
+
+
+@pytest.fixture
+def indexed_own(immediate, tmp_path, sift_env) -> dict:
+    """As ``indexed``, built for this test alone: it changes the folder or the index."""
+    report = index_notes(tmp_path / "notes", tmp_path / "outside")
+    return {"env": sift_env, "root": tmp_path / "notes", "secret": tmp_path / "outside" / "secret.txt",
+            "report": report}
 
 
 async def call(session, name: str, **arguments):
@@ -280,13 +317,13 @@ def test_read_file_by_line_range_in_each_path_form(indexed, servers):
     assert past_end.is_error and "has 30 lines" in text(past_end)
 
 
-def test_a_doubled_slash_after_the_collection_name_is_a_path_inside_it(indexed, servers):
+def test_a_doubled_slash_after_the_collection_name_is_a_path_inside_it(indexed_own, servers):
     """'notes//tech/long.md' was joined to the root as the absolute '/tech/long.md' and refused as lying
     outside the indexed folders; read_file, similar and the deleted-file check now read it as on disk."""
-    (indexed["root"] / "tech" / "guitar.md").unlink()  # published, then deleted from disk
+    (indexed_own["root"] / "tech" / "guitar.md").unlink()  # published, then deleted from disk
 
     async def scenario():
-        async with servers.session(indexed["env"], "--no-worker") as s:
+        async with servers.session(indexed_own["env"], "--no-worker") as s:
             return (await call(s, "read_file", path="notes//tech//long.md", start_line=5, end_line=5),
                     await call(s, "similar", path="notes//tech/sauce.md", limit=2),
                     await call(s, "read_file", path="notes//tech/guitar.md"))
@@ -312,11 +349,11 @@ def test_a_path_written_with_backslashes_is_told_the_path_with_slashes(indexed, 
     assert outside.is_error and "did you mean" not in text(outside) and "TOP SECRET" not in text(outside)
 
 
-def test_read_file_caps_output_and_says_how_to_go_on(indexed, servers):
-    (indexed["root"] / "huge.txt").write_text("".join(f"row {n}\n" for n in range(1, 2501)))
+def test_read_file_caps_output_and_says_how_to_go_on(indexed_own, servers):
+    (indexed_own["root"] / "huge.txt").write_text("".join(f"row {n}\n" for n in range(1, 2501)))
 
     async def scenario():
-        async with servers.session(indexed["env"], "--no-worker") as s:
+        async with servers.session(indexed_own["env"], "--no-worker") as s:
             return await call(s, "read_file", path="notes/huge.txt"), await call(s, "read_file", path="notes/tech")
     huge, folder = run(scenario)
     lines = text(huge).splitlines()
@@ -339,33 +376,33 @@ def test_bare_file_name_returns_candidates_or_the_one_file(indexed, servers):
     assert missing.is_error and "search or list_files" in text(missing)
 
 
-def test_read_file_of_a_file_deleted_since_it_was_published_says_so(indexed, servers):
-    (indexed["root"] / "tech/cooking.md").unlink()
+def test_read_file_of_a_file_deleted_since_it_was_published_says_so(indexed_own, servers):
+    (indexed_own["root"] / "tech/cooking.md").unlink()
 
     async def scenario():
-        async with servers.session(indexed["env"], "--no-worker") as s:
+        async with servers.session(indexed_own["env"], "--no-worker") as s:
             gone = await call(s, "read_file", path="notes/tech/cooking.md")
-            indexed["root"].rename(indexed["root"].with_name("unmounted"))  # the whole folder gone
+            indexed_own["root"].rename(indexed_own["root"].with_name("unmounted"))  # the whole folder gone
             return (gone, await call(s, "read_file", path="notes/tech/sauce.md"),
                     await call(s, "search", query="sauce", mode="keyword"), await call(s, "list_files"))
     gone, unmounted, found, listed = run(scenario)
     # before a scan has seen the folder gone, search's freshness said 'up to date' and list_files nothing of it
     assert ", its folder is missing (files kept for a rescan interval)" in text(found).splitlines()[-1], text(found)
     assert found.structured_content["freshness"][0]["root_missing"] is True
-    assert f"collection 'notes': its folder {indexed['root']} is missing" in text(listed), text(listed)
+    assert f"collection 'notes': its folder {indexed_own['root']} is missing" in text(listed), text(listed)
     assert gone.is_error and "deleted from disk after generation 1 indexed it" in text(gone), text(gone)
     assert "find it with search" not in text(gone)
-    assert unmounted.is_error and f"the folder {indexed['root']} is missing" in text(unmounted), text(unmounted)
+    assert unmounted.is_error and f"the folder {indexed_own['root']} is missing" in text(unmounted), text(unmounted)
 
 
-def test_read_file_of_a_deleted_file_by_its_absolute_path_says_so_too(indexed, servers):
+def test_read_file_of_a_deleted_file_by_its_absolute_path_says_so_too(indexed_own, servers):
     """By 'notes/tech/cooking.md' a file deleted since it was published was said to be so; by its absolute
     path, the form a model copies from a user, it got 'no file … find it with search'."""
-    root = indexed["root"]
+    root = indexed_own["root"]
     (root / "tech/cooking.md").unlink()
 
     async def scenario():
-        async with servers.session(indexed["env"], "--no-worker") as s:
+        async with servers.session(indexed_own["env"], "--no-worker") as s:
             gone = await call(s, "read_file", path=str(root / "tech/cooking.md"))
             root.rename(root.with_name("unmounted"))  # the whole folder gone
             return gone, await call(s, "read_file", path=str(root / "tech/sauce.md"))
@@ -603,13 +640,13 @@ def test_similar_of_a_bare_name_several_files_share_returns_the_candidates(index
     assert not unique.is_error and len(unique.structured_content["results"]) == 2
 
 
-def test_similar_of_a_file_of_a_kind_sift_does_not_read_says_so_as_read_file_does(indexed, servers):
+def test_similar_of_a_file_of_a_kind_sift_does_not_read_says_so_as_read_file_does(indexed_own, servers):
     """similar of MANIFEST.xls said 'not indexed yet, empty, or failed to parse'; read_file, that Sift does not
     index the kind. Both ask the same check now."""
-    (indexed["root"] / "MANIFEST.xls").write_text("a\tb\n", encoding="utf-8")
+    (indexed_own["root"] / "MANIFEST.xls").write_text("a\tb\n", encoding="utf-8")
 
     async def scenario():
-        async with servers.session(indexed["env"], "--no-worker") as s:
+        async with servers.session(indexed_own["env"], "--no-worker") as s:
             return await call(s, "similar", path="notes/MANIFEST.xls"), await call(s, "read_file",
                                                                                   path="notes/MANIFEST.xls")
     like, read = run(scenario)
@@ -619,13 +656,13 @@ def test_similar_of_a_file_of_a_kind_sift_does_not_read_says_so_as_read_file_doe
     assert read.is_error and "a kind Sift does not read" in text(read)
 
 
-def test_similar_of_a_file_without_passages_says_why_as_the_index_records_it(indexed, servers):
+def test_similar_of_a_file_without_passages_says_why_as_the_index_records_it(indexed_own, servers):
     """similar said 'not indexed yet, empty, or failed to parse: see stats' of every such file, where the index
     knows which: the binary note's reason, an empty note indexed, a note no scan has read yet."""
-    (indexed["root"] / "tech" / "new.md").write_text("# New\n\nwritten after the scan\n", encoding="utf-8")
+    (indexed_own["root"] / "tech" / "new.md").write_text("# New\n\nwritten after the scan\n", encoding="utf-8")
 
     async def scenario():
-        async with servers.session(indexed["env"], "--no-worker") as s:
+        async with servers.session(indexed_own["env"], "--no-worker") as s:
             return [await call(s, "similar", path=path) for path in ("notes/bin/blob.md", "notes/tech/new.md")]
     says_why_it_has_no_passages(*run(scenario), "notes/bin/blob.md", "notes/tech/new.md")
 
@@ -665,12 +702,12 @@ def test_similar_of_an_empty_note_says_it_holds_no_text(immediate, tmp_path, sif
         "notes/empty.md has no passages in the published index: it is indexed, but holds no text to compare")
 
 
-def test_similar_of_a_file_deleted_since_it_was_published(indexed, servers):
+def test_similar_of_a_file_deleted_since_it_was_published(indexed_own, servers):
     """similar compares stored vectors: a search hit's path works until the next publish, file or no file."""
-    (indexed["root"] / "tech/cooking.md").unlink()
+    (indexed_own["root"] / "tech/cooking.md").unlink()
 
     async def scenario():
-        async with servers.session(indexed["env"], "--no-worker") as s:
+        async with servers.session(indexed_own["env"], "--no-worker") as s:
             hit = (await call(s, "search", query="spaghetti", mode="keyword")).structured_content["results"][0]
             return hit, await call(s, "similar", path=hit["path"], limit=3)
     hit, like = run(scenario)
@@ -928,7 +965,7 @@ def test_refresh_without_its_own_worker_sees_the_one_started_by_hand(sift_env, c
     assert "start one with" not in text(helped), text(helped)
 
 
-def test_refresh_of_a_collection_being_built_says_the_scan_waits_for_that_build(indexed, servers):
+def test_refresh_of_a_collection_being_built_says_the_scan_waits_for_that_build(indexed_own, servers):
     """refresh said 'queued a re-scan of notes' while a build of notes was under way, and the changes were not
     searchable once that job had run: a scan waits for the build in flight and runs once it is published."""
     from search.index import store
@@ -938,10 +975,10 @@ def test_refresh_of_a_collection_being_built_says_the_scan_waits_for_that_build(
     store.record_plan(conn, gen, 1, {"alpha.md": "changed"}, {}, len(NOTES))
 
     async def refresh():
-        async with servers.session(indexed["env"], "--no-worker") as s:
+        async with servers.session(indexed_own["env"], "--no-worker") as s:
             return await call(s, "refresh", collection="notes")
     said = text(run(refresh))
-    assert said.startswith(f"queued a re-scan of notes ({indexed['root']}); a build of it is under way: the "
+    assert said.startswith(f"queued a re-scan of notes ({indexed_own['root']}); a build of it is under way: the "
                            "re-scan runs once that build is published, and reads the changes then (stats shows "
                            "its progress)\n"), said
 
@@ -961,14 +998,14 @@ def test_sigterm_stops_the_server_and_its_worker(sift_env, tmp_path):
     _wait_gone(child)
 
 
-def test_a_wrong_root_is_served_and_every_answer_says_so(indexed, servers, tmp_path):
+def test_a_wrong_root_is_served_and_every_answer_says_so(indexed_own, servers, tmp_path):
     """A --root that is not there ended the server with status 2: Claude Desktop showed only 'disconnected', the
     reason in a log file. It serves what is indexed, and stats, search and list_files say the problem first, with
     the folder meant and what to do, for the assistant to tell the user."""
     typo = tmp_path / "note"  # the indexed folder is tmp_path/notes
 
     async def scenario():
-        async with servers.session(indexed["env"], "--root", str(typo), "--no-worker") as s:
+        async with servers.session(indexed_own["env"], "--root", str(typo), "--no-worker") as s:
             return [await call(s, "stats"), await call(s, "search", query="pasta", mode="keyword"),
                     await call(s, "list_files"), await call(s, "search", query="x", collection="nowhere"),
                     s.instructions]
@@ -1150,7 +1187,7 @@ def test_a_misspelled_word_is_named_with_the_word_meant(indexed, servers):
 # --- answers kept tight for an assistant -------------------------------------------------------
 
 @pytest.fixture
-def three(indexed, tmp_path) -> dict:
+def three(indexed_own, tmp_path) -> dict:
     """notes (indexed), code and papers: code quiet, papers with 2 changed files the watcher noticed; and
     'later', registered but never scanned."""
     from search.index import store
@@ -1161,7 +1198,7 @@ def three(indexed, tmp_path) -> dict:
     papers = store.ensure_collection(conn, "papers", str((tmp_path / "papers").resolve()))
     store.note_changes(conn, papers["id"], 2, time.time())
     store.ensure_collection(conn, "later", str(write_tree(tmp_path / "later", {"x.md": "# X\n"}).resolve()))
-    return indexed
+    return indexed_own
 
 
 @pytest.mark.timeout(DEADLINE)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import VENV_BIN
-from tests.test_mcp_server import indexed, notes  # noqa: F401  (fixtures: NOTES indexed as 'notes')
+from tests.test_mcp_server import indexed, notes_home  # noqa: F401  (fixtures: NOTES indexed once as 'notes')
 
 ANSWER_WAIT = 120  # seconds: a safety net against a server that never answers (the defect), not a speed limit
 PROTOCOL = "2025-06-18"
