@@ -267,15 +267,30 @@ def run_ingest(env: dict, *args: str, timeout: float = 1800) -> subprocess.Compl
                           text=True, timeout=timeout)
 
 
-def run_ingest_here(capsys, *args: str) -> subprocess.CompletedProcess:
+def run_ingest_here(capsys, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     """``ingest ARGS`` in this process (ingest.cli.main, as the script runs it), returned as ``run_ingest`` returns
-    it, for tests that ask often where the process is not the point: each process imports again what this one has."""
+    it, for tests that ask often where the process is not the point: each process imports again what this one has.
+    ``env``: the environment it runs in, as ``run_ingest``'s (else this process's), with that home's queue: this
+    process's huey keeps the one it was imported with, so a search here read the session's SQLite queue."""
     from ingest import cli
+    from workers import runtime
     capsys.readouterr()  # what the test printed before is not the command's
-    try:
-        code = cli.main(list(args))
-    except SystemExit as exit_:  # argparse's errors, as the script's sys.exit(main()) ends with its status
-        code = exit_.code
+    with pytest.MonkeyPatch.context() as patch:
+        if env is not None:
+            for name in set(os.environ) - set(env):
+                patch.delenv(name)
+            for name, value in env.items():
+                patch.setenv(name, value)
+            runtime.reset()
+            if "workers.app" in sys.modules:  # the tasks stay registered with it: only its storage is env's
+                app = sys.modules["workers.app"]
+                patch.setattr(app.huey, "storage", app.make_huey().storage)
+        try:
+            code = cli.main(list(args))
+        except SystemExit as exit_:  # argparse's errors, as the script's sys.exit(main()) ends with its status
+            code = exit_.code
+    if env is not None:
+        runtime.reset()
     said = capsys.readouterr()
     return subprocess.CompletedProcess(["ingest", *args], code, said.out, said.err)
 

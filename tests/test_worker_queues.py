@@ -201,12 +201,29 @@ def test_an_edit_goes_ahead_of_another_collections_big_build(sift_env, tmp_path,
         assert "its files are queued behind" not in _section(text, "notes"), text  # its build goes first
         if found["notes"]["building"] is None:
             break
-    hits = run_ingest_here(capsys, "search", "kingfishers", "--mode", "keyword")  # the test's home: env's
+    hits = run_ingest_here(capsys, "search", "kingfishers", "--mode", "keyword", env=env)  # the test's home: env's
     assert "a.md" in hits.stdout, hits.stdout + hits.stderr
 
     jobs.take()  # then the big build goes on, to the end
     text, found = _stats(env)
     assert found["big"]["building"] is None and found["big"]["published"], text
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "redis"])
+def test_ingest_run_here_reads_the_home_and_queue_of_the_environment_it_is_given(sift_env, tmp_path, request,
+                                                                                  backend, capsys):
+    """conftest's run_ingest_here(env=…), which the tests above search with: it ran in the test process's own
+    environment, and with this process's huey, whose queue is the one it was imported with (the session's home's,
+    on SQLite), so a search 'in the test's home' on Redis read another queue. A scan queued with no worker shows."""
+    from workers import app  # noqa: F401  (imported, as when other modules' tests ran first: huey reads the queue)
+    env = {k: v for k, v in sift_env.items() if k != "SIFT_QUEUE_IMMEDIATE"}
+    env.update(SIFT_HOME=str(tmp_path / "other-home"), SIFT_EMBEDDINGS="off")
+    if backend == "redis":
+        env["SIFT_QUEUE"] = request.getfixturevalue("redis_url")
+    notes = write_tree(tmp_path / "notes", {"a.md": "# A\n\nrivers\n"})
+    assert run_ingest(env, "enqueue", str(notes), "--name", "notes").returncode == 0
+    said = json.loads(run_ingest_here(capsys, "stats", "--json", env=env).stdout)
+    assert [c["name"] for c in said["collections"]] == ["notes"] and said["queue_pending"] == 1, said
 
 
 # The watcher's request for a scan of collection 1 (workers.watch -> workers.rescan.request_scan): queued or not.
@@ -247,7 +264,7 @@ def test_the_periodic_rescan_goes_ahead_of_another_collections_big_build(sift_en
         assert periodic.returncode == 0 and periodic.stdout.strip() == "[1]", periodic.stdout + periodic.stderr
     for _ in range(10):  # notes' rescan and its small build go first
         jobs.take(1)
-        if "kingfishers" in run_ingest_here(capsys, "search", "kingfishers", "--mode", "keyword").stdout:
+        if "kingfishers" in run_ingest_here(capsys, "search", "kingfishers", "--mode", "keyword", env=env).stdout:
             break
     else:
         raise AssertionError("the edit was not searchable after ten jobs")
