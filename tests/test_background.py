@@ -929,9 +929,10 @@ def test_ctrl_c_stops_a_background_embedding_at_its_next_slice_and_the_next_star
     worker = Consumer(env, 2, tmp_path / "consumer.log")
     try:
         assert run_ingest(env, "enqueue", str(root), "--name", "notes", "--wait").returncode == 0
-        # 600 chunks: the stop comes after a batch of 32 at ~100 done, with room left for a fast machine's next
-        # batches between the poll and the signal; the next start embeds the rest
-        (root / "big.md").write_text(big_note(600, "narwhal"))
+        # 300 chunks: the stop comes after a batch of 32 at ~100 done, with room left for a fast machine's next
+        # batches between the poll (every 0.2 s) and the signal (seven batches: 2.3 s apiece on a busy 2-core
+        # machine); the next start embeds the rest (600 chunks took 37 s there, the test's most)
+        (root / "big.md").write_text(big_note(300, "narwhal"))
         assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
         conn = db.connect(index)
         poll(lambda: any(r["done"] >= 64 for r in work_reads.background(conn)), worker, "the big file being embedded")
