@@ -29,6 +29,7 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = Path(sys.executable).parent
 _SESSION = pytest.MonkeyPatch()
+SESSION_HOME: list[str] = []  # the home this process's workers.app is imported with (pytest_configure)
 
 
 @pytest.hookimpl(trylast=True)  # after pytest's tmpdir plugin has made the session's temporary folder
@@ -40,6 +41,7 @@ def pytest_configure(config) -> None:
     another process's test had jobs in it: a part of a first build never published a file, a lost-job check found
     files at work carried by no job."""
     _SESSION.setenv("SIFT_HOME", str(config._tmp_path_factory.mktemp("session-home")))
+    SESSION_HOME.append(os.environ["SIFT_HOME"])
 
 
 def pytest_unconfigure(config) -> None:
@@ -277,14 +279,19 @@ def run_ingest_here(capsys, *args: str, env: dict | None = None) -> subprocess.C
     capsys.readouterr()  # what the test printed before is not the command's
     with pytest.MonkeyPatch.context() as patch:
         if env is not None:
+            if "workers.app" not in sys.modules:  # imported under the session's home, as collection imports it:
+                with pytest.MonkeyPatch.context() as first:  # first imported under env, it kept env's queue for good
+                    first.setenv("SIFT_HOME", SESSION_HOME[0])
+                    first.delenv("SIFT_QUEUE", raising=False)
+                    import workers.app  # noqa: F401
+            app = sys.modules["workers.app"]
             for name in set(os.environ) - set(env):
                 patch.delenv(name)
             for name, value in env.items():
                 patch.setenv(name, value)
             runtime.reset()
-            if "workers.app" in sys.modules:  # the tasks stay registered with it: only its storage is env's
-                app = sys.modules["workers.app"]
-                patch.setattr(app.huey, "storage", app.make_huey().storage)
+            # the tasks stay registered with this process's huey: only its storage is env's
+            patch.setattr(app.huey, "storage", app.make_huey().storage)
         try:
             code = cli.main(list(args))
         except SystemExit as exit_:  # argparse's errors, as the script's sys.exit(main()) ends with its status

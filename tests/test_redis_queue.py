@@ -17,7 +17,7 @@ import redis
 from search.index import db
 from search.query import reader
 from tests.conftest import (
-    Consumer, processes, run_ingest, stop_holding_no_write_lock, wait_published, write_tree)
+    Consumer, processes, run_ingest, run_ingest_here, stop_holding_no_write_lock, wait_published, write_tree)
 
 QUEUE_KEY = "huey.redis.sift"  # huey's sorted set of the home queue "sift" (PriorityRedisStorage)
 
@@ -70,19 +70,24 @@ def test_make_huey_picks_the_backend(sift_env, redis_url):
 
 
 @pytest.mark.timeout(900)
-def test_a_real_consumer_on_redis_indexes_publishes_and_counts_the_queue(sift_env, redis_url, tmp_path):
+def test_a_real_consumer_on_redis_indexes_publishes_and_counts_the_queue(sift_env, redis_url, tmp_path, capsys):
+    """`ingest` runs in the test's process (run_ingest_here, with env and its Redis queue): five processes
+    cost ~2.5 s apiece on a busy machine; the consumer is a real process."""
     env = {**sift_env, "SIFT_QUEUE": redis_url}
     root = tmp_path / "notes"
     files = _corpus(root, 12)
     client = redis.Redis.from_url(redis_url)
 
+    def ingest_here(*args: str):
+        return run_ingest_here(capsys, *args, env=env)
+
     # no consumer yet: the discover job waits in Redis, and stats counts it
-    assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+    assert ingest_here("enqueue", str(root), "--name", "notes").returncode == 0
     assert client.zcard(QUEUE_KEY) == 1
-    stats = run_ingest(env, "stats", "--json")
+    stats = ingest_here("stats", "--json")
     assert stats.returncode == 0, stats.stderr
     assert json.loads(stats.stdout)["queue_pending"] == 1
-    assert "jobs in queue: 1" in run_ingest(env, "stats").stdout
+    assert "jobs in queue: 1" in ingest_here("stats").stdout
     assert not (Path(env["SIFT_HOME"]) / "queue.db").exists(), "no SQLite queue beside the index"
 
     consumer = Consumer(env, 2, tmp_path / "consumer.log")
@@ -94,8 +99,8 @@ def test_a_real_consumer_on_redis_indexes_publishes_and_counts_the_queue(sift_en
         assert all(chunks[p] for p in files)
         assert client.exists("sift.queue.kept"), "the consumer left its mark in Redis as it started"
         _until(lambda: client.zcard(QUEUE_KEY) == 0, "the queue to drain")
-        assert json.loads(run_ingest(env, "stats", "--json").stdout)["queue_pending"] == 0
-        hits = run_ingest(env, "search", "topic3x2", "--limit", "1")
+        assert json.loads(ingest_here("stats", "--json").stdout)["queue_pending"] == 0
+        hits = ingest_here("search", "topic3x2", "--limit", "1")
         assert "note003.md" in hits.stdout, hits.stdout + hits.stderr
     finally:
         consumer.stop()
