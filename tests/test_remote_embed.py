@@ -28,7 +28,8 @@ import pytest
 import redis
 
 from search.index import db
-from tests.conftest import Consumer, REPO, VENV_BIN, need_data, processes, run_ingest, wait_published, write_tree
+from tests.conftest import (Consumer, REPO, VENV_BIN, need_data, processes, run_ingest, run_ingest_here, wait_published,
+                            write_tree)
 from tests.test_crash import _snapshot
 
 FILES = os.environ.get("SIFT_REMOTE_FILES", "300")
@@ -220,13 +221,14 @@ def _embedder_with(model: Path, redis_url: str, tmp_path: Path) -> Consumer:
 
 @pytest.mark.timeout(900)
 def test_an_embedder_with_another_model_is_refused_and_nothing_is_written(
-        sift_env, redis_url, tmp_path, other_model_path):
+        sift_env, redis_url, tmp_path, other_model_path, capsys):
     """The home builds with MiniLM F16, the embedder has the F32 file (another model id): every file fails with
-    a reason that says what to do, and no vector of either model is written."""
+    a reason that says what to do, and no vector of either model is written. `ingest` runs in this process
+    (run_ingest_here, with env's Redis queue); the home's worker and the embedder are real processes."""
     env, root = _two_notes_sent_away(sift_env, redis_url, tmp_path)
     embedder, home = _embedder_with(other_model_path, redis_url, tmp_path), Consumer(env, 1, tmp_path / "home.log")
     try:
-        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        assert run_ingest_here(capsys, "enqueue", str(root), "--name", "notes", env=env).returncode == 0
         conn = db.connect(Path(env["SIFT_HOME"]) / "index.db")
         gen = wait_published(conn, "notes", None, home.proc, limit=600)
         rows = conn.execute("SELECT path, stage, state, reason FROM progress WHERE generation = ?", (gen,)).fetchall()
@@ -236,7 +238,7 @@ def test_an_embedder_with_another_model_is_refused_and_nothing_is_written(
             assert "but this generation embeds with" in row["reason"] and "SIFT_MODEL" in row["reason"], row["reason"]
             assert f"(on the home: {sift_env['SIFT_MODEL']}; copy it" in row["reason"], row["reason"]  # which file
         assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 0
-        stats = run_ingest(env, "stats")
+        stats = run_ingest_here(capsys, "stats", env=env)
         assert "but this generation embeds with" in stats.stdout, stats.stdout
     finally:
         home.stop()
