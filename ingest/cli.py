@@ -507,6 +507,9 @@ def _storable(text: str) -> bool:
 
 
 SLOW_EVERY = 30  # seconds between two progress lines (without a terminal) while slow work is all that moves
+# seconds --wait waits for a worker before it asks whether one runs: asked at once, it asked the user who had just
+# started one (the README's step 3, then 4), the worker still starting; with none, it said nothing for 30 s
+FIRST_ASK = 10
 
 
 def _wait(conn, collection_id: int, before: int | None, asked: float, interrupted: list[bool], args=None) -> int:
@@ -521,14 +524,15 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
     from search.settings import load
     from workers.stats import slow_work
     settings = load()
-    _ask_for_a_worker(args, off_the_bar=False)  # at once: with no worker it said nothing for 30 s, as if working
     bar = tqdm(total=0, unit="file", file=sys.stderr, desc="ingesting", mininterval=1,
                disable=None if sys.stderr.isatty() else True)
     idle_since = told = time.time()
-    last_done, last_slow = -1, []
+    last_done, last_slow, asked_yet = -1, [], False
     while True:
         if interrupted:
             bar.close()
+            if not asked_yet:  # stopped before the first question: say why nothing moved, if no worker was seen
+                _ask_for_a_worker(args, off_the_bar=False)
             raise KeyboardInterrupt
         collection = collection_reads.get_collection(conn, collection_id)
         building = generation_reads.building_generation(conn, collection_id)
@@ -570,9 +574,9 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
             last_done, last_slow = done, now_slow
             bar.total, bar.n, bar.unit = sum(w["total"] for w in aside), done, "chunk"
             bar.set_postfix_str(said)
-        if time.time() - idle_since > 30:
+        if time.time() - idle_since > (30 if asked_yet else FIRST_ASK):
             _ask_for_a_worker(args)
-            idle_since = time.time()
+            idle_since, asked_yet = time.time(), True
         for _ in range(1 if not bar.disable else 4):  # Ctrl-C is seen within half a second
             if not interrupted:
                 time.sleep(0.5)

@@ -452,7 +452,8 @@ def test_ctrl_c_during_wait_says_the_build_goes_on(sift_env, tmp_path):
 @pytest.mark.timeout(300)
 def test_wait_with_no_worker_says_at_once_that_one_is_needed(sift_env, tmp_path):
     """`ingest enqueue --wait` with no worker running said nothing for 30 s after 'queued discover', as if it
-    were working; then a blank line and the question. It asks at once, before it waits, how to start one."""
+    were working; then a blank line and the question. It asks once no worker took the scan within FIRST_ASK
+    seconds, or, stopped sooner (Ctrl-C), as it stops, how to start one."""
     import os
     import signal
     import subprocess
@@ -469,6 +470,51 @@ def test_wait_with_no_worker_says_at_once_that_one_is_needed(sift_env, tmp_path)
     assert lines[0] == (f"no worker has taken a job yet: is a worker running? start one with: "
                         f"SIFT_HOME={sift_env['SIFT_HOME']} {worker_command()}"), err
     assert "stopped waiting" in lines[1], err
+
+
+@pytest.mark.timeout(300)
+def test_wait_with_no_worker_asks_once_none_took_the_scan_in_a_moment(sift_env, tmp_path):
+    """Not stopped, --wait with no worker asks by itself, FIRST_ASK seconds in (it asked at once, before a worker
+    started just before could take the scan), rather than after the 30 s it waits between two questions."""
+    import os
+    import signal
+    import subprocess
+    import time
+    from ingest.cli import FIRST_ASK
+    from tests.conftest import REPO, VENV_BIN
+    write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    proc = subprocess.Popen([str(VENV_BIN / "ingest"), "enqueue", str(tmp_path / "n"), "--wait"], cwd=REPO,
+                            env={**sift_env, "PYTHONUNBUFFERED": "1"}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert "queued a scan of collection" in proc.stdout.readline()
+        queued = time.monotonic()
+        line = proc.stderr.readline()  # the question, unprompted
+        waited = time.monotonic() - queued
+    finally:
+        os.killpg(proc.pid, signal.SIGINT)
+        proc.communicate(timeout=60)
+    assert line.startswith("no worker has taken a job yet: is a worker running? start one with: "), line
+    assert waited >= FIRST_ASK - 1, waited  # not at once: a worker started just before has a moment
+
+
+@pytest.mark.timeout(600)
+def test_wait_right_after_starting_a_worker_does_not_ask_whether_one_runs(sift_env, tmp_path, consumer):
+    """The README's quick start starts a worker (step 3, `huey_consumer … &`) and at once `ingest enqueue --wait`
+    (step 4): --wait asked 'no worker has taken a job yet: is a worker running?' before it began waiting, the
+    worker still starting up. It gives a worker a moment (FIRST_ASK) to take the scan before it asks."""
+    import subprocess
+    from tests.conftest import REPO, VENV_BIN
+    root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    proc = subprocess.Popen([str(VENV_BIN / "ingest"), "enqueue", str(root), "--wait"], cwd=REPO,
+                            env={**sift_env, "PYTHONUNBUFFERED": "1"}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert "queued a scan of collection" in proc.stdout.readline()
+    worker = consumer()  # still starting up as --wait begins: the race the quick start's user ran, made certain
+    _, err = proc.communicate(timeout=500)
+    assert worker.proc.poll() is None, "the worker stopped"
+    assert proc.returncode == 0 and "published generation" in err, err
+    assert "is a worker running?" not in err, err
 
 
 def test_enqueue_refuses_a_folder_whose_path_is_not_utf8_in_one_clear_line(sift_env, tmp_path):
