@@ -39,7 +39,10 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "func", None) is None:  # a bare `ingest` (or `ingest model`): its commands, each with what it
         _command_parser(parser, args).print_help(sys.stderr)  # does, where argparse said only 'the following
         return 2                                             # arguments are required: {enqueue,stats,…}'
+    from search.setting_names import misspelled, slip_text
     from search.settings import use_flags
+    for name, meant in misspelled():  # SIFT_MODEL misspelt changed nothing, unsaid
+        print(f"ingest: note: {slip_text(name, meant)} (every setting: docs/configuration.md)", file=sys.stderr)
     use_flags(args)
     try:
         code = args.func(args) or 0

@@ -63,6 +63,8 @@ def load(http: bool = False, given_home: str | None = None, flag: bool = False) 
             return _unusable(str(exc), where, restart)
     served.no_worker = any(variable in HOLDS_THE_INDEX for variable, _ in told)
     served.problems = [_said(variable, exc, served.no_worker, where, restart) for variable, exc in told]
+    from search.setting_names import misspelled, slip_text  # SIFT_EXCLUDE misspelt in "env": all in, unsaid
+    served.problems += [f"{slip_text(name, meant)} fix it {where} and {restart}" for name, meant in misspelled()]
     lost = None if http else _home_not_found(given_home, flag)
     if lost:  # --home sift-home is fixed in the client's "args": its "env" holds no SIFT_HOME to fix
         served.problems.append(f"{lost} {WHERE_ARGS if flag else where} and {restart}")

@@ -202,3 +202,22 @@ def test_a_relative_home_without_an_index_names_the_folder_it_was_read_from(monk
     (tmp_path / "sift-home" / "index.db").write_bytes(b"")
     monkeypatch.setenv("SIFT_HOME", "sift-home")
     assert server._served_settings(args).problems == [], "a relative home that holds an index is the one meant"
+
+
+@pytest.mark.timeout(300)
+def test_a_misspelled_setting_name_is_said_first_with_the_setting_meant(small, servers):
+    """SIFT_EXCLUDE misspelt EXCLUDES in a client's "env" changed nothing and nothing said so: every draft was indexed
+    and the user could not tell why. The answers say it first, with the setting meant (search.setting_names)."""
+    slip = "SIFT" + "_EXCLUDES"  # in two pieces, or tests/test_docs.py would take it for a setting
+    env = {**small, slip: "pasta.md"}
+
+    async def scenario():
+        async with servers.session(env) as s:
+            return await call(s, "stats"), await call(s, "search", query="pasta", mode="keyword"), s.instructions
+    stats, search, instructions = run(scenario)
+    problem = (f"{slip} is not a Sift setting, so it changes nothing: did you mean SIFT_EXCLUDE? fix it "
+               f"{CLIENT_ENV} and restart the client")
+    for answer in (stats, search):
+        assert text(answer).splitlines()[0] == f"problem: {problem}", text(answer)
+    assert "notes/pasta.md" in text(search), "served as usual"
+    assert f"Problem at startup, to tell the user: {problem}." in instructions, instructions

@@ -1,0 +1,49 @@
+"""The SIFT_* names Sift reads, so that a misspelled one is said rather than ignored.
+
+SIFT_MODEL misspelt MODLE in a shell, or SIFT_EXCLUDE as EXCLUDES in Claude Desktop's "env", changed nothing
+and nothing said so: the setting meant kept its default, and the user saw the index built otherwise than set. A
+SIFT_* variable of the environment that is no name below but close to a setting's is told, with the setting
+meant (`ingest` on stderr, `sift-mcp` at the head of its answers: mcp_server.settings_problems). A name close to
+none (a script's own variable) is left alone. tests/test_setting_names.py keeps the lists whole.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+
+# A user's settings (docs/configuration.md, docs/http.md).
+SETTINGS = (
+    "SIFT_HOME", "SIFT_MODEL", "SIFT_MODEL_CACHE", "SIFT_EMBEDDINGS", "SIFT_CHUNK_TOKENS", "SIFT_CHUNK_OVERLAP",
+    "SIFT_MAX_FILE_CHUNKS", "SIFT_BACKGROUND_CHUNKS", "SIFT_FIRST_PART", "SIFT_EMBED_BATCH", "SIFT_FILES_PER_JOB",
+    "SIFT_WORKERS", "SIFT_NICE", "SIFT_INCLUDE", "SIFT_EXCLUDE", "SIFT_RESCAN_MINUTES", "SIFT_RETRIES",
+    "SIFT_RETRY_DELAY", "SIFT_QUEUE", "SIFT_EMBED_REMOTE", "SIFT_EMBED_TIMEOUT", "SIFT_ATTACHMENT_CACHE_MB",
+    "SIFT_LOST_JOB_SECONDS", "SIFT_PERIODIC_SECONDS", "SIFT_HTTP_TOKEN", "SIFT_HTTP_ALLOWED_HOSTS",
+    "SIFT_HTTP_ALLOWED_ORIGINS", "SIFT_HTTP_RATE", "SIFT_HTTP_BURST", "SIFT_HTTP_IDLE_MINUTES",
+    "SIFT_HTTP_MAX_BODY", "SIFT_HTTP_MAX_SESSIONS",
+)
+# Read too, but not a user's setting: the tests' hooks, and what sift-mcp passes to its children. Never told as
+# a slip; nor are the variables of the tests, benches and scripts (where the test data is …), close to no setting's.
+OTHERS = (
+    "SIFT_QUEUE_IMMEDIATE", "SIFT_REPORT_FD", "SIFT_FAULT_HOLD_RESTART", "SIFT_FAULT_PAUSE_DISCOVER",
+    "SIFT_FAULT_PAUSE_PUBLISH", "SIFT_FAULT_RELEASE_DISCOVER", "SIFT_FAULT_RELEASE_PUBLISH",
+)
+CLOSE = 0.8  # difflib's ratio: MODLE, EXCLUDES, CHUNK_TOKEN (after SIFT_) are slips; THREADS is no setting's
+
+
+def misspelled(environ=None) -> list[tuple[str, str]]:
+    """(name, the setting meant) for each SIFT_* variable of ``environ`` (os.environ) that is no name Sift reads
+    but close to a setting's, in the order of the names."""
+    environ = os.environ if environ is None else environ
+    known = set(SETTINGS) | set(OTHERS)
+    found = []
+    for name in sorted(environ):
+        if name.startswith("SIFT_") and name not in known:
+            meant = difflib.get_close_matches(name, SETTINGS, n=1, cutoff=CLOSE)
+            if meant:
+                found.append((name, meant[0]))
+    return found
+
+
+def slip_text(name: str, meant: str) -> str:
+    """'… is not a Sift setting, so it changes nothing: did you mean SIFT_MODEL?'"""
+    return f"{name} is not a Sift setting, so it changes nothing: did you mean {meant}?"

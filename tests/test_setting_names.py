@@ -1,0 +1,34 @@
+"""A SIFT_* variable that is no setting but close to one's name (MODLE, EXCLUDES) changed nothing and nothing
+said so. search.setting_names tells it; these tests (which spell the slips in two pieces, or tests/test_docs.py would take them for settings) keep its lists whole and check `ingest` says it
+(sift-mcp: tests/test_settings_served.py)."""
+from __future__ import annotations
+
+from tests.conftest import run_ingest_here
+from tests.test_docs import PACKAGES, UNDOCUMENTED, variables_in
+
+S = "SIFT" + "_"
+
+
+def test_the_lists_hold_every_name_the_code_reads():
+    """A setting added without its name here would be told as a slip of another's (HTTP_TOKENS …); a variable of
+    the tests, benches or scripts would be told to whoever runs them."""
+    from search.setting_names import OTHERS, SETTINGS, misspelled
+    read = variables_in(PACKAGES)
+    assert set(SETTINGS) | set(OTHERS) == read, ("add to search/setting_names.py", read ^ (set(SETTINGS) | set(OTHERS)))
+    assert not set(SETTINGS) & (set(OTHERS) | UNDOCUMENTED)
+    assert misspelled({name: "1" for name in variables_in(("tests", "bench", "scripts"))}) == []
+
+
+def test_only_a_name_close_to_a_settings_is_told():
+    from search.setting_names import misspelled
+    env = {S + "MODLE": "minilm", S + "EXCLUDES": "drafts/", S + "THREADS": "4", "SIFT_SHARED_DATA": "/d",
+           "SIFT_MODEL": "e5", "MODLE": "x"}
+    assert misspelled(env) == [(S + "EXCLUDES", "SIFT_EXCLUDE"), (S + "MODLE", "SIFT_MODEL")]
+
+
+def test_ingest_says_a_misspelled_setting_and_goes_on(sift_env, capsys, monkeypatch):
+    monkeypatch.setenv(S + "MODLE", "minilm")
+    result = run_ingest_here(capsys, "stats")
+    assert result.returncode == 0 and "nothing indexed yet" in result.stdout, result
+    assert result.stderr == (f"ingest: note: {S}MODLE is not a Sift setting, so it changes nothing: did you mean "
+                             "SIFT_MODEL? (every setting: docs/configuration.md)\n"), result.stderr
