@@ -65,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"ingest: error: {_redis_trouble(exc)}", file=sys.stderr)
             return 2
         if isinstance(exc, (sqlite3.Error, db.IndexUnavailable)) or db.is_disk_full(exc):
-            print(f"ingest: error: {db.explain(exc, _index_path())}", file=sys.stderr)
+            hint = _home_meant(_index_path().parent) if isinstance(exc, db.NoIndex) else ""
+            print(f"ingest: error: {db.explain(exc, _index_path())}{hint}", file=sys.stderr)
             return 2
         if isinstance(exc, (ModelError, SearchError, ValueError, FileNotFoundError, LookupError)):
             print(f"ingest: error: {exc}", file=sys.stderr)
@@ -740,7 +741,25 @@ def _no_index_yet(settings, nothing: str) -> str | None:
     looking like a real home)."""
     if settings.index_path.exists():
         return None
-    return f"{nothing}: no index yet at {settings.index_path} (ingest enqueue PATH makes one)"
+    return (f"{nothing}: no index yet at {settings.index_path} (ingest enqueue PATH makes one)"
+            f"{_home_meant(settings.index_path.parent)}")
+
+
+def _home_meant(home: Path) -> str:
+    """'; did you mean the home /home/me/.sift, which holds an index?': a home that does not exist, beside one
+    whose name is close and holds an index. SIFT_HOME=~/.sfit said only 'nothing indexed yet', as if the notes
+    indexed into ~/.sift were gone."""
+    import difflib
+    import itertools
+    if home.exists():
+        return ""
+    try:
+        names = [e.name for e in itertools.islice(os.scandir(home.parent), 10_000)
+                 if e.is_dir() and (Path(e.path) / "index.db").is_file()]
+    except OSError:  # its folder is missing too, or not readable: nothing to offer
+        return ""
+    close = difflib.get_close_matches(home.name, names, n=1, cutoff=0.75)
+    return f"; did you mean the home {home.parent / close[0]}, which holds an index?" if close else ""
 
 
 def _model_summary(settings) -> dict:

@@ -418,3 +418,22 @@ def test_a_big_file_whose_worker_stopped_is_not_said_to_have_died():
     said = background_state({"path": "README.md", "state": "stopped", "done": 64, "total": 331})
     assert said == ("README.md stopped being embedded in the background after 64 of 331 chunks (its worker stopped "
                     "before the end); the next scan hands it on again")
+
+
+def test_a_home_that_is_not_there_beside_one_with_an_index_is_told_the_one_meant(tmp_path, monkeypatch, capsys):
+    """SIFT_HOME=~/.sfit (or --home with a slip) said only 'nothing indexed yet' and 'no index at …', as if the
+    notes indexed into ~/.sift were gone: the home beside it whose name is close and holds an index is named."""
+    from ingest import cli
+    from search.index import db
+    db.connect(tmp_path / ".sift" / "index.db").close()  # a real index, made as a worker makes it
+    (tmp_path / ".sfitt").mkdir()  # closer still, but holds no index: not offered
+    monkeypatch.setenv("SIFT_HOME", str(tmp_path / ".sfit"))
+    meant = f"; did you mean the home {tmp_path / '.sift'}, which holds an index?"
+    assert cli.main(["stats"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith(f"(ingest enqueue PATH makes one){meant}")
+    assert cli.main(["search", "pelican"]) == 2
+    assert capsys.readouterr().err == (f"ingest: error: no index at {tmp_path / '.sfit' / 'index.db'}: run `ingest "
+                                       f"enqueue PATH` first{meant}\n")
+    assert not (tmp_path / ".sfit").exists(), "a command that only reads makes no home"
+    monkeypatch.setenv("SIFT_HOME", str(tmp_path / "elsewhere"))
+    assert cli.main(["stats"]) == 0 and "did you mean" not in capsys.readouterr().out
