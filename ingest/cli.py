@@ -746,20 +746,10 @@ def _no_index_yet(settings, nothing: str) -> str | None:
 
 
 def _home_meant(home: Path) -> str:
-    """'; did you mean the home /home/me/.sift, which holds an index?': a home that does not exist, beside one
-    whose name is close and holds an index. SIFT_HOME=~/.sfit said only 'nothing indexed yet', as if the notes
-    indexed into ~/.sift were gone."""
-    import difflib
-    import itertools
-    if home.exists():
-        return ""
-    try:
-        names = [e.name for e in itertools.islice(os.scandir(home.parent), 10_000)
-                 if e.is_dir() and (Path(e.path) / "index.db").is_file()]
-    except OSError:  # its folder is missing too, or not readable: nothing to offer
-        return ""
-    close = difflib.get_close_matches(home.name, names, n=1, cutoff=0.75)
-    return f"; did you mean the home {home.parent / close[0]}, which holds an index?" if close else ""
+    """'; did you mean the home /home/me/.sift, which holds an index?' (search.setting_names.home_meant), or ''."""
+    from search.setting_names import home_meant
+    meant = home_meant(home)
+    return f"; did you mean the home {meant}, which holds an index?" if meant else ""
 
 
 def _model_summary(settings) -> dict:

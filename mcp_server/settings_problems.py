@@ -76,8 +76,13 @@ def _home_not_found(given: str | None, flag: bool = False) -> str | None:
     choosing (often /), so SIFT_HOME=sift-home was /sift-home, empty, and the answers said only 'nothing is indexed
     yet' (its worker building a new index there). Served all the same (run by hand in the folder meant, it is the
     home meant), and said. None for an absolute home, or a relative one that holds an index."""
-    if not given or os.path.isabs(os.path.expanduser(given)):
+    if not given:
         return None
+    if os.path.isabs(os.path.expanduser(given)):  # a slip (~/.sfit): a new, empty home beside the one meant
+        from search.setting_names import home_meant
+        meant = home_meant(os.path.expanduser(given))
+        return meant and (f"{'--home ' if flag else 'SIFT_HOME='}{given} holds no index, but {meant} beside it "
+                          "does: if that home was meant, give it")
     home = os.path.realpath(given)
     if os.path.exists(os.path.join(home, "index.db")):
         return None

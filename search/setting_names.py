@@ -9,7 +9,9 @@ none (a script's own variable) is left alone. tests/test_setting_names.py keeps 
 from __future__ import annotations
 
 import difflib
+import itertools
 import os
+from pathlib import Path
 
 # A user's settings (docs/configuration.md, docs/http.md).
 SETTINGS = (
@@ -47,3 +49,19 @@ def misspelled(environ=None) -> list[tuple[str, str]]:
 def slip_text(name: str, meant: str) -> str:
     """'… is not a Sift setting, so it changes nothing: did you mean SIFT_MODEL?'"""
     return f"{name} is not a Sift setting, so it changes nothing: did you mean {meant}?"
+
+
+def home_meant(home: Path | str) -> Path | None:
+    """The home beside ``home`` whose name is close and that holds an index, when ``home`` does not exist: a slip
+    in SIFT_HOME (~/.sfit) said only 'nothing indexed yet', as if the notes indexed into ~/.sift were gone."""
+    home = Path(home)
+    if home.exists():
+        return None
+    try:
+        with os.scandir(home.parent) as entries:
+            names = [e.name for e in itertools.islice(entries, 10_000)
+                     if e.is_dir() and (Path(e.path) / "index.db").is_file()]
+    except OSError:  # its folder is missing too, or not readable: nothing to offer
+        return None
+    close = difflib.get_close_matches(home.name, names, n=1, cutoff=0.75)
+    return home.parent / close[0] if close else None

@@ -221,3 +221,26 @@ def test_a_misspelled_setting_name_is_said_first_with_the_setting_meant(small, s
         assert text(answer).splitlines()[0] == f"problem: {problem}", text(answer)
     assert "notes/pasta.md" in text(search), "served as usual"
     assert f"Problem at startup, to tell the user: {problem}." in instructions, instructions
+
+
+@pytest.mark.parametrize("given", ["env", "flag"])
+def test_an_absolute_home_that_is_not_there_names_the_one_beside_it_meant(monkeypatch, tmp_path, given):
+    """SIFT_HOME=/Users/me/.sfit in a client's "env": a new, empty home, and every answer said only 'nothing is
+    indexed yet', as if the notes indexed into ~/.sift were gone. The home beside it with a close name that holds
+    an index is named, where to fix it too (search.setting_names.home_meant)."""
+    from mcp_server import server
+    from search.index import db
+    db.connect(tmp_path / ".sift" / "index.db").close()
+    monkeypatch.delenv("SIFT_HOME", raising=False)
+    slip = str(tmp_path / ".sfit")
+    args = server.build_parser().parse_args(["--home", slip] if given == "flag" else [])
+    if given == "env":
+        monkeypatch.setenv("SIFT_HOME", slip)
+    served = server._served_settings(args)
+    named, where = ("--home ", CLIENT_ARGS) if given == "flag" else ("SIFT_HOME=", CLIENT_ENV)
+    assert served.unusable is None and served.problems == [
+        f"{named}{slip} holds no index, but {tmp_path / '.sift'} beside it does: if that home was meant, give it "
+        f"{where} and restart the client"], served.problems
+    monkeypatch.setenv("SIFT_HOME", str(tmp_path / "elsewhere"))
+    args = server.build_parser().parse_args([])
+    assert server._served_settings(args).problems == [], "no home close to it holds an index: a new home"
