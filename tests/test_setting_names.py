@@ -1,7 +1,10 @@
 """A SIFT_* variable that is no setting but close to one's name (MODLE, EXCLUDES) changed nothing and nothing
-said so. search.setting_names tells it; these tests (which spell the slips in two pieces, or tests/test_docs.py would take them for settings) keep its lists whole and check `ingest` says it
-(sift-mcp: tests/test_settings_served.py)."""
+said so. search.setting_names tells it; these tests keep its lists whole and check that `ingest` and a worker
+say it (sift-mcp: tests/test_settings_served.py). They spell the slips in two pieces, or tests/test_docs.py would
+take them for settings."""
 from __future__ import annotations
+
+import pytest
 
 from tests.conftest import run_ingest_here
 from tests.test_docs import PACKAGES, UNDOCUMENTED, variables_in
@@ -32,3 +35,22 @@ def test_ingest_says_a_misspelled_setting_and_goes_on(sift_env, capsys, monkeypa
     assert result.returncode == 0 and "nothing indexed yet" in result.stdout, result
     assert result.stderr == (f"ingest: note: {S}MODLE is not a Sift setting, so it changes nothing: did you mean "
                              "SIFT_MODEL? (every setting: docs/configuration.md)\n"), result.stderr
+
+
+@pytest.mark.timeout(300)
+def test_a_worker_started_with_a_misspelled_setting_logs_it(sift_env, tmp_path):
+    """The README has index settings set where the worker is started (`SIFT_EXCLUDE='drafts/' huey_consumer …`): a
+    slip there reached no `ingest` command, and the worker indexed every draft, unsaid. It logs it as it starts."""
+    import time
+    from search.settings import load
+    from tests.conftest import Consumer
+    from workers.queue_state import worker_seen
+    log = tmp_path / "worker.log"
+    worker = Consumer({**sift_env, S + "EXCLUDES": "drafts/"}, 1, log)
+    try:  # the worker records its start (queue_state.worker_seen) after it has said what it was started with
+        while worker_seen(load()) is None and worker.proc.poll() is None:  # the test's timeout ends a hang
+            time.sleep(0.2)
+    finally:
+        worker.stop()
+    said = f"{S}EXCLUDES is not a Sift setting, so it changes nothing: did you mean SIFT_EXCLUDE?"
+    assert said in log.read_text(), log.read_text()

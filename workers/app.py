@@ -40,6 +40,9 @@ class Recovering:
         _refuse_unusable_model(self)
         refusal.ready()
         lower_priority(consumer_settings("sift worker"))
+        from search.setting_names import misspelled, slip_text
+        for name, meant in misspelled():  # SIFT_EXCLUDE misspelt where the worker is started: all indexed, unsaid
+            logging.getLogger("sift.workers").warning(f"{slip_text(name, meant)} (settings: docs/configuration.md)")
         from workers import recover, running
         record_seen(self)
         _record_model(self, time.time())
