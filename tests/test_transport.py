@@ -8,6 +8,7 @@ normal search, and every line it wrote to stdout must be JSON.
 from __future__ import annotations
 
 import json
+import os
 import queue
 import subprocess
 import threading
@@ -82,12 +83,43 @@ class Raw:
 
 
 @pytest.fixture
-def raw(indexed, tmp_path):  # noqa: F811
+def raw_own(indexed, tmp_path):  # noqa: F811
+    """A server of this test's own: for a test that ends the session or reads the server's log."""
     server = Raw(indexed["env"], tmp_path / "stderr.log", "--no-worker")
     yield server
     if server.proc.poll() is None:
         assert server.close() == 0
     server.check_stdout()
+
+
+@pytest.fixture(scope="module")
+def shared_servers(notes_home, model_path, tmp_path_factory):  # noqa: F811
+    """The module's server over NOTES, started once (5-9 s apiece on a busy machine, for each of 17 tests): its
+    tests neither end nor change the session, and each still meets the server its bad lines went to. A test that
+    fails between a line and its answer leaves that answer unread: the next test then starts a server anew."""
+    env = {k: v for k, v in os.environ.items() if k != "SIFT_EMBEDDINGS"}
+    env.update(SIFT_HOME=str(notes_home), SIFT_MODEL=str(model_path), SIFT_NICE="0")  # as ``indexed``'s
+    folder = tmp_path_factory.mktemp("transport-server")
+    started: list[Raw] = []
+    yield started, lambda: started.append(Raw(env, folder / f"stderr-{len(started)}.log", "--no-worker"))
+    for server in started:
+        if server.proc.poll() is None:
+            assert server.close() == 0
+        server.check_stdout()
+
+
+@pytest.fixture
+def raw(shared_servers):
+    started, start = shared_servers
+    if not started or started[-1].proc.poll() is not None or not started[-1]._answers.empty():
+        start()
+    server = started[-1]
+    first_line = len(server.lines)
+    yield server
+    assert server.proc.poll() is None, "the session ended: such a test takes raw_own"
+    assert server._answers.empty(), "a line was answered twice, or an answer was left unread"
+    for line in server.lines[first_line:]:  # this test's lines, as check_stdout
+        assert json.loads(line).get("jsonrpc") == "2.0", line
 
 
 def text(result: dict) -> str:
@@ -155,7 +187,8 @@ def test_json_that_is_not_a_valid_request_gets_invalid_request(raw, line, rid):
     searchable(raw)
 
 
-def test_an_invalid_notification_gets_no_answer_but_a_log_line(raw, tmp_path):
+def test_an_invalid_notification_gets_no_answer_but_a_log_line(raw_own, tmp_path):
+    raw = raw_own
     raw.send(b'{"jsonrpc":"2.0","method":"notifications/whatever","params":7}')
     answer = raw.request("ping", {})  # the next line on stdout answers the ping: nothing came for the notification
     assert answer["result"] == {}
