@@ -175,21 +175,22 @@ def _until(check, what: str, limit: float = 600) -> None:
 
 
 @pytest.mark.timeout(1800)
-def test_redis_restarted_mid_build_with_appendonly_the_build_goes_on(sift_env, tmp_path):
+def test_redis_restarted_mid_build_with_appendonly_the_build_goes_on(sift_env, tmp_path, capsys):
     """Redis with ``appendonly yes`` (the README's advice) stopped mid-build and started again a few seconds later:
-    it comes back with the queue, jobs that met it down are retried, and the build publishes whole."""
+    it comes back with the queue, jobs that met it down are retried, and the build publishes whole. `ingest` runs
+    in the test's process (run_ingest_here with env: Redis's queue); the consumer and Redis are real processes."""
     from tests.redis_server import RedisServer
     server = RedisServer(tmp_path / "redis-aof", appendonly=True)
-    # a job that met Redis down and was lost (its next stage not queued) is found by the lost-job check: every 5 s,
+    # a job that met Redis down and was lost (its next stage not queued) is found by the lost-job check: every 2 s,
     # after 5 s carried by no job, not every minute after a minute (the CI run took 182 s)
     env = {**sift_env, "SIFT_QUEUE": server.url, "SIFT_FILES_PER_JOB": "2", "SIFT_RESCAN_MINUTES": "100000",
-           "SIFT_PERIODIC_SECONDS": "5", "SIFT_LOST_JOB_SECONDS": "5"}
+           "SIFT_PERIODIC_SECONDS": "2", "SIFT_LOST_JOB_SECONDS": "5"}
     root = tmp_path / "notes"
     files = _corpus(root, 60)
     log = tmp_path / "consumer.log"
     consumer = Consumer(env, 2, log)
     try:
-        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        assert run_ingest_here(capsys, "enqueue", str(root), "--name", "notes", env=env).returncode == 0
         conn = db.connect(Path(env["SIFT_HOME"]) / "index.db")
         _until(lambda: 4 <= _written(conn) < len(files) - 10, "a build part-way through")
         server.stop()  # SIGTERM: Redis writes its append-only file and exits
@@ -199,7 +200,7 @@ def test_redis_restarted_mid_build_with_appendonly_the_build_goes_on(sift_env, t
         wait_published(conn, "notes", None, consumer.proc, limit=1200)
         chunks = _visible(conn)
         assert sorted(chunks) == sorted(files)
-        report = json.loads(run_ingest(env, "stats", "--json").stdout)
+        report = json.loads(run_ingest_here(capsys, "stats", "--json", env=env).stdout)
         assert not report["collections"][0]["published"]["failures"], "no file failed for the restart"
         assert "the Redis queue lost its jobs" not in log.read_text(), "nothing was lost: nothing queued again"
     finally:
