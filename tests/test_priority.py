@@ -75,6 +75,10 @@ def test_a_worker_embeds_at_a_low_cpu_priority(default_nice, consumer, sift_env,
 
 
 def test_sift_nice_sets_the_priority_and_zero_keeps_it(consumer, sift_env, tmp_path, started_at_zero):
+    # built without vectors: the consumer sets its niceness as it starts, before its workers fork, and embedding
+    # is not looked at here (test_a_worker_embeds_at_a_low_cpu_priority embeds); at nice 15 on a busy machine
+    # loading the model and embedding took most of the test's 58 s
+    sift_env["SIFT_EMBEDDINGS"] = "off"
     for nice, name in ((15, "low"), (0, "kept")):
         root = write_tree(tmp_path / name, NOTES)
         sift_env["SIFT_NICE"] = str(nice)
@@ -89,7 +93,9 @@ def test_sift_nice_sets_the_priority_and_zero_keeps_it(consumer, sift_env, tmp_p
 
 def test_sift_mcp_searches_at_its_own_priority_while_its_worker_is_lowered(default_nice, servers, sift_env,
                                                                             tmp_path, started_at_zero):
-    """The server answers searches: it is not lowered with the worker it starts."""
+    """The server answers searches: it is not lowered with the worker it starts. Its worker builds without vectors
+    (the search is by keyword): at nice 10 on a busy machine loading the model and embedding took most of 24 s."""
+    sift_env["SIFT_EMBEDDINGS"] = "off"
     root = write_tree(tmp_path / "notes", NOTES)
     home = Path(sift_env["SIFT_HOME"])
 
