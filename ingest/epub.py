@@ -11,7 +11,8 @@ of level 1, so chapters are siblings; a chapter whose text begins before any hea
 
 Skipped with the reason: a book whose chapters are encrypted (DRM: META-INF/encryption.xml names them; fonts
 obfuscated as the EPUB standard allows are no DRM, the book is read), one that is no zip or names no readable
-package document, and one whose parts read unzip to more than ingest.zipped's limit (a zip bomb)."""
+package document, one whose parts read unzip to more than ingest.zipped's limit (a zip bomb), and one of more chapters
+than the passages one file may make where passages are embedded (most_chapters)."""
 from __future__ import annotations
 
 import posixpath
@@ -27,10 +28,6 @@ from ingest.zipped import opened
 CONTAINER = "META-INF/container.xml"
 ENCRYPTION = "META-INF/encryption.xml"
 CHAPTER_TYPES = {"application/xhtml+xml", "text/html"}
-# A book of more chapters is a site or a data set saved as one, not a book to read (each chapter a passage at least:
-# more than a file may make, SIFT_MAX_FILE_CHUNKS' 10,000), skipped before its chapters are read: an .epub of
-# 100,000 short chapters (bench/hostile.py's chapters.epub) took 6.8 s and 240 MB to be refused at chunk.
-MAX_CHAPTERS = 10_000
 TAG = re.compile(r"<[^>]*>")
 # a footnote's mark, a link to the note a reader shows as a popup (EPUB 3's epub:type, DPUB-ARIA's role): its number
 # was glued to the word before it ('harbour1'), a word no search for 'harbour' found
@@ -51,9 +48,10 @@ def epub_text(data: bytes) -> WordText:
         # a chapter the spine lists twice is read once
         chapters = list(dict.fromkeys(name for name in _spine(opf, posixpath.dirname(opf_path))
                                       if name in parts.names))
-        if len(chapters) > MAX_CHAPTERS:
-            raise Skip(f"an EPUB book of {len(chapters):,} chapters (over {MAX_CHAPTERS:,}): a site or a data set "
-                       "saved as a book, more passages than one file may make")
+        most = most_chapters()
+        if most is not None and len(chapters) > most:
+            raise Skip(f"an EPUB book of {len(chapters):,} chapters, each a passage at least: more than the "
+                       f"{most:,} passages one file may make (SIFT_MAX_FILE_CHUNKS); raise it to index the book")
         if ENCRYPTION in parts.names and _encrypted(parts) & set(chapters):
             raise Skip("an EPUB book with DRM (its chapters are encrypted, META-INF/encryption.xml): Sift reads "
                        "books without DRM")
@@ -73,6 +71,21 @@ def epub_text(data: bytes) -> WordText:
     if not out.lines:  # a comic's or a scanned book's pages are pictures: nothing to search, said so (as a scan's PDF)
         raise Skip(f"no text: its {len(pages)} chapters hold only pictures (a comic, or a book of page scans?)")
     return out
+
+
+def most_chapters() -> int | None:
+    """The most chapters a book may have to be read: the passages one file may make (SIFT_MAX_FILE_CHUNKS), as each
+    chapter with text is a passage at least; None in a keyword-only index (SIFT_EMBEDDINGS=off), which has no such
+    limit (the parts' 128 MiB unzipped, ingest.zipped, bounds it). Checked before the chapters are read: an .epub of
+    100,000 short chapters (bench/hostile.py's chapters.epub) took 6.8 s and 240 MB to be refused at chunk. A fixed
+    10,000 said 'more passages than one file may make' of a book SIFT_MAX_FILE_CHUNKS had been raised for, and
+    refused it in a keyword-only index too."""
+    from search.settings import Settings, load
+    try:
+        settings = load()
+    except ValueError:  # a bad SIFT_* value: the entry point has said so already; the default limit
+        return Settings.max_file_chunks
+    return settings.max_file_chunks if settings.embeddings else None
 
 
 def _creators(opf) -> str:

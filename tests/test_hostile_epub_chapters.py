@@ -2,7 +2,8 @@
 
 An .epub of 100,000 short chapters (bench/hostile.py's ``chapters.epub``, 17 MB) was read whole, each chapter parsed
 as an HTML page and made a section: 6.8 s and 240 MB to be refused at chunk (``more than 10,000 chunks``). Past
-ingest.epub.MAX_CHAPTERS it is skipped once its package document is read."""
+the passages one file may make (SIFT_MAX_FILE_CHUNKS: ingest.epub.most_chapters) it is skipped once its package
+document is read; a keyword-only index, which has no such limit, reads it."""
 from __future__ import annotations
 
 import io
@@ -32,13 +33,29 @@ def _book(chapters: int) -> bytes:
     return out.getvalue()
 
 
-def test_a_book_of_more_chapters_than_a_file_makes_passages_is_skipped_with_why():
-    with pytest.raises(Skip, match=r"an EPUB book of 10,001 chapters \(over 10,000\)"):
+def test_a_book_of_more_chapters_than_a_file_makes_passages_is_skipped_with_why(monkeypatch):
+    monkeypatch.delenv("SIFT_MAX_FILE_CHUNKS", raising=False)
+    monkeypatch.delenv("SIFT_EMBEDDINGS", raising=False)
+    with pytest.raises(Skip, match=r"an EPUB book of 10,001 chapters, each a passage at least: more than the 10,000 "
+                                   r"passages one file may make \(SIFT_MAX_FILE_CHUNKS\); raise it"):
         parse_file("site.epub", _book(10_001))
 
 
-def test_a_book_of_as_many_chapters_as_the_bound_is_read(monkeypatch):
-    monkeypatch.setattr(ingest.epub, "MAX_CHAPTERS", 40)
+def test_the_bound_is_the_passages_the_settings_let_a_file_make(monkeypatch):
+    """SIFT_MAX_FILE_CHUNKS is the bound: a fixed 10,000 refused a book the setting had been raised for, saying it
+    made more passages than one file may make."""
+    monkeypatch.delenv("SIFT_EMBEDDINGS", raising=False)
+    monkeypatch.setenv("SIFT_MAX_FILE_CHUNKS", "40")
     assert len(parse_file("book.epub", _book(40)).sections) == 40
-    with pytest.raises(Skip, match="an EPUB book of 41 chapters"):
+    with pytest.raises(Skip, match="an EPUB book of 41 chapters, each a passage at least: more than the 40 passages"):
         parse_file("book.epub", _book(41))
+    monkeypatch.setenv("SIFT_MAX_FILE_CHUNKS", "41")
+    assert len(parse_file("book.epub", _book(41)).sections) == 41
+
+
+def test_a_keyword_only_index_reads_a_book_of_any_chapters(monkeypatch):
+    """A keyword-only index embeds nothing, so no passage limit applies (workers.tasks.chunk): nor does one here."""
+    monkeypatch.setenv("SIFT_MAX_FILE_CHUNKS", "40")
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    assert ingest.epub.most_chapters() is None
+    assert len(parse_file("book.epub", _book(41)).sections) == 41
