@@ -22,13 +22,17 @@ from ingest.kinds import CODE_EXTENSIONS, MAIL_EXTENSIONS, NOTE_EXTENSIONS, code
 PDF = 2  # 2: a page listing over 10,000 fonts fails; a PDF whose forms cannot be read fails (was 'no text layer')
 NOTEBOOK = 2  # 2: a notebook on one line has its outputs cut out before it is parsed
 ENEX = 1  # 1: a note of a line over 1,000,000 characters is left out (its export was skipped at chunk, whole)
-NUMBERS = {"pdf": lambda: PDF, "notebook": lambda: NOTEBOOK, "enex": lambda: ENEX}  # read when asked: a test raises one
+# 1: a book of more chapters than SIFT_MAX_FILE_CHUNKS is skipped, none in a keyword-only index (was over 10,000)
+EPUB = 1
+NUMBERS = {"pdf": lambda: PDF, "notebook": lambda: NOTEBOOK, "enex": lambda: ENEX,
+           "epub": lambda: EPUB}  # read when asked: a test raises one
 LIBRARIES = ("pypdf", "python-docx", "markdown-it-py", "tree-sitter-languages", "PyYAML", "tnefparse")
-# what parses each kind: Sift's numbers and the libraries (a kind not here, none: .txt, .odt, .epub, .bib …)
+# what parses each kind: Sift's numbers and the libraries (a kind not here, none: .txt, .odt, .bib …)
 KINDS = {
     "pdf": ("pdf", "pypdf"),
     "notebook": ("notebook",),
     "enex": ("enex",),
+    "epub": ("epub",),
     "word": ("python-docx",),  # .docx: python-docx; .odt, .epub are read with the standard library's XML
     "note": ("markdown-it-py", "PyYAML"),  # Markdown and its front matter; a canvas's cards are Markdown
     "code": ("tree-sitter-languages", "PyYAML"),  # a YAML data set is told by PyYAML (ingest.data_sets)
@@ -51,8 +55,8 @@ def versions(of: str) -> str:
 def kind(path: str) -> str:
     """Which of KINDS parses ``path``, by its name (a file without an extension may be a mailbox: 'mail')."""
     ext = suffix(path).lower()
-    if ext in (".pdf", ".ipynb", ".enex", ".docx", ".docm"):
-        return {".pdf": "pdf", ".ipynb": "notebook", ".enex": "enex"}.get(ext, "word")
+    if ext in (".pdf", ".ipynb", ".enex", ".epub", ".docx", ".docm"):
+        return {".pdf": "pdf", ".ipynb": "notebook", ".enex": "enex", ".epub": "epub"}.get(ext, "word")
     if ext in MAIL_EXTENSIONS or not ext and not code_file_name(path):
         return "mail"
     if ext in NOTE_EXTENSIONS:

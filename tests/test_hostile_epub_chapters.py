@@ -59,3 +59,12 @@ def test_a_keyword_only_index_reads_a_book_of_any_chapters(monkeypatch):
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     assert ingest.epub.most_chapters() is None
     assert len(parse_file("book.epub", _book(41)).sections) == 41
+
+
+def test_a_book_skipped_by_the_fixed_bound_is_read_again_after_the_upgrade():
+    """A skipped file is remembered until it or what parses it changes (ingest.parser_versions): a book the fixed
+    10,000 skipped in a keyword-only index, which reads it now, is read again by the next scan."""
+    from ingest import parser_versions
+    parser_versions.versions.cache_clear()
+    assert parser_versions.parsers("Books/site.epub") == f"epub/{parser_versions.EPUB}"
+    assert parser_versions.EPUB >= 1
