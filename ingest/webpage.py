@@ -66,7 +66,6 @@ NAVIGATION_TAGS = {"nav", "footer"}
 LINE_CHARS = 100_000
 PIECE_CHARS = 500
 CUT_CHARS = 20 * PIECE_CHARS  # past a piece's length, where its end is looked for (_cut)
-FED_CHARS = 64 * 1024  # of the page given to the parser at a time: a text node comes to handle_data in pieces
 # A start tag longer than this is left out, ended at its first '>' (its attributes unread): the standard library
 # matched its attributes with a regular expression whose backtracking held 160 bytes for each (an unclosed '<a '
 # followed by 10 MB of 'x=y' took 1.7 GB). A saved page's picture inlined in base64 is one attribute, no text.
@@ -76,7 +75,7 @@ TAG_NAME = re.compile(r"[a-zA-Z][^\t\n\r\f />\x00]*")  # as the standard library
 
 def parse_page(path: str, text: str) -> Document:
     reader = _Reader()
-    _feed(reader, text)
+    reader.feed(text)  # whole: fed 64 KB at a time, no page held less (tests/test_hostile_html_memory.py)
     reader.finish()
     lines = [[first, last, "".join(pieces)] for first, last, pieces in reader.lines]
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
@@ -91,23 +90,9 @@ def page_headings(text: str) -> list[tuple[int, int, str]]:
     (none in its navigation): read_file's ``heading`` reads a page's section by them (mcp_server.headings:
     headings_by_kind)."""
     reader = _Reader()
-    _feed(reader, text)
+    reader.feed(text)
     reader.close()
     return [(reader.lines[index][0] - 1, level, name) for index, level, name in reader.headings]
-
-
-def _feed(reader: HTMLParser, text: str) -> None:
-    """Feed ``text`` a piece at a time, so that a long text node is handed over in pieces, not copied whole and
-    split at once. A piece ends at a line break (a <pre>'s line cut between two pieces lost its spaces before the
-    cut; no line is longer than ingest.parse.MAX_LINE_CHARS). What the parser holds back (an unclosed tag or comment
-    it waits the end of) is read again at each feed: a piece is never smaller than that, so such a page is read again
-    a few times, not once a piece."""
-    start = 0
-    while start < len(text):
-        end = text.find("\n", start + max(FED_CHARS, len(reader.rawdata)))
-        end = len(text) if end < 0 else end + 1
-        reader.feed(text[start:end])
-        start = end
 
 
 def _main(tag: str, attrs: list[tuple[str, str | None]]) -> bool:

@@ -2,10 +2,12 @@
 
 A paragraph is one line of text however many lines of the file it span, and a page of one 20 MB ``<p>`` (bench/
 hostile.py's ``text-node.html``) was handed to the reader whole, its 4 million words split at once into a list, and
-cut by the chunker a word at a time: 590 MB and 15 s to be refused at chunk. Now the page is fed to the parser a
-piece at a time and a paragraph past ingest.webpage.LINE_CHARS goes on in lines ended at the file's next line break
-(else sentence end) past PIECE_CHARS, which the chunker takes whole as a text file's lines. The bytes Python holds are
-counted here (tracemalloc), not the process's memory."""
+cut by the chunker a word at a time: 590 MB and 15 s to be refused at chunk. Now a paragraph past
+ingest.webpage.LINE_CHARS goes on in lines ended at the file's next line break (else sentence end) past PIECE_CHARS,
+which the chunker takes whole as a text file's lines. The page is fed to the parser whole: fed 64 KB at a time (as it
+was from that fix until base-52) it held no page less, the peak being the lines and sections made after, and a big
+<script> held two and a half times its size. The bytes Python holds are counted here (tracemalloc), not the
+process's memory."""
 from __future__ import annotations
 
 import tracemalloc
@@ -43,8 +45,7 @@ def test_a_paragraph_of_a_megabyte_is_read_in_pieces_holding_a_few_times_its_siz
     assert heading == "Tapirs"
     assert len(LINE) * 2 < len(lines[-2]) <= PIECE_CHARS + len(LINE)  # the paragraph's last piece
     assert LINE_CHARS <= len(lines[0]) <= LINE_CHARS + len(LINE)
-    # (the file's line ending a piece past the bound, and one more where a piece fed to the parser ends)
-    assert all(PIECE_CHARS <= len(line) <= PIECE_CHARS + 2 * len(LINE) for line in lines[1:-2])
+    assert all(PIECE_CHARS <= len(line) <= PIECE_CHARS + len(LINE) for line in lines[1:-2])  # ended at a line break
     assert lines[-1] == "the okapi after it"  # the next paragraph a line of its own, as before
     assert " ".join(lines[:-1]).split() == body.split()  # every word kept, in order
     assert (section.start_line, section.end_line) == (1, 40_001)
@@ -77,12 +78,21 @@ def test_a_long_paragraph_of_prose_stays_one_line():
 
 
 def test_preformatted_lines_are_whole_where_the_pieces_fed_meet():
-    """The page is fed to the parser in pieces (ingest.webpage.FED_CHARS), each ended at a line break: a <pre>'s
-    line cut between two was two pieces of text, its spaces before the cut lost."""
+    """A page fed to the parser in pieces had a <pre>'s line cut between two as two pieces of text, its spaces
+    before the cut lost (each piece was then ended at a line break; the page is now fed whole)."""
     line = "total = a" + " " * 40 + "+ b\n"
     page = "<!DOCTYPE html><html><body><pre>" + line * 5_000 + "</pre></body></html>\n"  # 265 KB
     doc, _ = _parsed(page)
     assert doc.sections[0].text.split("\n") == [line.rstrip()] * 5_000
+
+
+def test_a_big_inline_script_is_held_once():
+    """A saved page's bundled JavaScript, left out: fed 64 KB at a time, the parser held the unclosed <script> back
+    and each piece was added to it, the piece as long as what it held: 2 MB held 5 MB (2.5 times), now 2 MB."""
+    page = "<html><head><script>" + "var tapir = 1; // sleeps\n" * 80_000 + "</script></head><body><p>the tapir</p>"
+    doc, peak = _parsed(page)
+    assert [section.text for section in doc.sections] == ["the tapir"]
+    assert peak < 1.5 * len(page), peak
 
 
 def test_a_start_tag_never_closed_is_not_matched_attribute_by_attribute():
