@@ -865,8 +865,10 @@ def chat_zip_text(data, path: str):
         with opened(data, "chat export", ".zip") as parts:
             what, days = _zipped_days(parts, path)
     except Skip as why:
-        if "zip bomb" in str(why):
-            raise Skip(f"{why}; an export this big is read unzipped: unzip it") from None
+        if "zip bomb" in str(why):  # a big workspace's export, likely, not a bomb: said so, with what to do
+            counted = str(why).split(": a zip bomb", 1)[0]
+            raise Skip(f"{counted}: more than Sift unzips of one file (its bound against zip bombs); an export this "
+                       "big is read unzipped, a day file at a time: unzip it") from None
         raise
     if days is None:
         raise Skip("a .zip taken for a chat export holding none: no users.json and channel day files (Slack's), "
