@@ -33,6 +33,17 @@ def linked_from(conn, collection: str, relative: str, indexed) -> tuple[list[str
     return [f"{collection}/{path}" for path in paths[:SHOWN]], total
 
 
+def citing(conn, collection: str, relative: str, indexed) -> tuple[list[str], int]:
+    """('collection/path' of the first SHOWN published notes that link to a PDF, how many do): a wiki link by its
+    name, a Markdown link by its path, a .bib entry's file field, as search's 'cited by notes' counts them. read_file
+    on a paper said none, so an assistant that read the paper could not go back to the reading notes on it."""
+    if indexed is None or indexed["kind"] != "pdf":
+        return [], 0
+    paths, total = link_reads.linking_files_any_case(conn, indexed["collection"],
+                                                     (relative, posixpath.basename(relative)), SHOWN)
+    return [f"{collection}/{path}" for path in paths[:SHOWN]], total
+
+
 def _org_ids(indexed) -> list[str]:
     """An org-mode note's ids (its headlines' :ID: and :CUSTOM_ID: properties, ingest.org) as another note's
     ``[[id:…]]`` link names them: 'id:5b2f…'."""
@@ -74,3 +85,9 @@ def said(paths: list[str], total: int) -> str:
     more = (f", and {total - len(paths)} more (a search for the note's name finds them, beside the notes that name it "
             "without a link)" if total > len(paths) else "")
     return f"[linked from {total} note{'s' if total != 1 else ''}: {', '.join(paths)}{more}]"
+
+
+def cited_said(paths: list[str], total: int) -> str:
+    """The line read_file ends a PDF's first page with: '[cited by 2 notes: notes/a.md, notes/library.bib]'."""
+    more = f", and {total - len(paths)} more (a search for the file's name finds them)" if total > len(paths) else ""
+    return f"[cited by {total} note{'s' if total != 1 else ''}: {', '.join(paths)}{more}]"

@@ -59,7 +59,12 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
             raise Problem(f"{target.name} is a PDF: read it by page (page=1, page=2, …), not by line")
         if end_page is not None and end_page < (page or 1):
             raise Problem(f"end_page {end_page} is before page {page or 1}: give end_page at or after page")
-        return read_pdf(conn, target, indexed, page or 1, start_offset or 0, end_page)
+        text, data = read_pdf(conn, target, indexed, page or 1, start_offset or 0, end_page)
+        if (page or 1) == 1 and not start_offset:  # a paper's first page says which notes cite it, as a note's backlinks
+            citing, total = backlinks.citing(conn, target.collection, target.relative, indexed)
+            if total:
+                text += "\n" + render.shown(backlinks.cited_said(citing, total))
+        return text, data
     if page is not None or end_page is not None:
         raise Problem(f"{target.name} is not a PDF: read it by start_line and end_line, not by page")
     unindexed = failure(conn, target) if indexed is None else None

@@ -220,3 +220,24 @@ def test_any_bib_or_tex_text_gives_sections_at_its_own_lines(text, name):
     for section in doc.sections:
         assert 1 <= section.start_line <= section.end_line <= lines, (section, text)
         assert section.text.strip(), (section, text)
+
+
+def test_read_file_on_a_paper_says_which_notes_cite_it(immediate, tmp_path, monkeypatch):
+    """A reading note's hit names the PDF it cites and the PDF's hit the notes citing it, but read_file on the paper
+    said nothing of them: an assistant reading the paper could not go back to the notes on it. Its first page now
+    ends with them, as a note's first lines end with its backlinks; its later pages do not repeat them."""
+    from mcp_server import reading
+    from mcp_server.service import Sift
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "research", {
+        "library.bib": "@misc{peters2004zen,\n  title = {The Zen of Python},\n  file = {papers/zen.pdf},\n}\n",
+        "notes/zen.md": "# Zen\n\nRead [[zen.pdf]] and [page 1](../papers/zen.pdf#page=1).\n",
+        "notes/other.md": "# Other\n\nNo paper here.\n"})
+    (root / "papers").mkdir()
+    shutil.copy(need_data("pdf/en/google-doc-document.pdf"), root / "papers" / "zen.pdf")
+    ingest(root, "research")
+    shown, _ = reading.read(Sift(load()), "research/papers/zen.pdf", None, None, None)
+    assert shown.endswith("\n[cited by 2 notes: research/library.bib, research/notes/zen.md]"), shown
+    shown, _ = reading.read(Sift(load()), "research/papers/zen.pdf", None, None, 1, start_offset=10)
+    assert "cited by" not in shown, shown
