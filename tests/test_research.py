@@ -241,3 +241,25 @@ def test_read_file_on_a_paper_says_which_notes_cite_it(immediate, tmp_path, monk
     assert shown.endswith("\n[cited by 2 notes: research/library.bib, research/notes/zen.md]"), shown
     shown, _ = reading.read(Sift(load()), "research/papers/zen.pdf", None, None, 1, start_offset=10)
     assert "cited by" not in shown, shown
+
+
+def test_a_citekey_finds_the_notes_citing_it_before_passages_found_by_meaning(immediate, tmp_path, embedder):
+    """A citekey has no meaning for the model: in a hybrid search for '@geobase2004nhn' a researcher's reading note
+    citing it came 6th, after the paper's title page and a lorem-ipsum paper found by meaning alone (here 4th). The passages
+    holding the key come first now, the .bib entry and the note; the rest follow as ranked."""
+    from tests.conftest import indexed_engine
+    root = write_tree(tmp_path / "research", {
+        "library.bib": "@techreport{geobase2004nhn,\n  title = {National Hydro Network: Data Model},\n"
+                       "  file = {papers/nhn.pdf},\n}\n",
+        "notes/hydro.md": "# Week 12\n\nMet Anna about the thesis timeline: chapter three by May, the conference "
+                          "in Lisbon in June, travel money from the department. Coffee machine broken again. "
+                          "Linear referencing, as in @geobase2004nhn, could fit the gauge data.\n"})
+    (root / "papers").mkdir()
+    shutil.copy(need_data("pdf/en/GeoBase_NHNC1_Data_Model_UML_EN.pdf"), root / "papers" / "nhn.pdf")
+    shutil.copy(need_data("pdf/en/multicolumn.pdf"), root / "papers" / "lorem.pdf")
+    engine = indexed_engine(root, "research", embedder)
+    for query in ("@geobase2004nhn", "geobase2004nhn"):
+        answer = engine.search(query, limit=10)
+        assert [h.path for h in answer.hits[:2]] == ["library.bib", "notes/hydro.md"], \
+            [(h.path, h.score) for h in answer.hits]
+    assert engine.search("National Hydro Network", limit=10).hits[0].path != "notes/hydro.md"  # no citekey: as ranked
