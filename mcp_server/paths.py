@@ -33,7 +33,8 @@ def resolve(raw: str, roots: dict[str, str], indexed_by_name=None) -> Target:
     except files.Outside:
         _refuse_a_root(raw, roots)
         raise Problem(f"refused: {raw!r} lies outside the indexed folders ({', '.join(sorted(roots))}); "
-                      "read_file only reads files inside them. Give a path like 'collection/relative/path'.") from None
+                      "read_file only reads files inside them. Give a path like 'collection/relative/path'."
+                      + _link_meant(raw, indexed_by_name)) from None
     except files.Missing:
         unescaped = _unescaped(raw, roots, indexed_by_name)
         if unescaped is not None:
@@ -47,6 +48,27 @@ def resolve(raw: str, roots: dict[str, str], indexed_by_name=None) -> Target:
                       "not indexed yet is found by its bare name only beside indexed files: elsewhere give its "
                       "path") from None
     return _regular(found, raw)
+
+
+LINK_MEANT = 3  # indexed files named as a note's '../' link is, offered for it
+
+
+def _link_meant(raw: str, indexed_by_name) -> str:
+    """" A note's link is relative to the note's folder: did you mean 'research/papers/x.pdf#page=7'?" for a path
+    copied from a note's link ('../papers/x.pdf#page=7'): an assistant that read the note and followed its link to
+    a paper was told only that it lies outside the indexed folders. The indexed files whose path ends as the link's
+    does after its '..' (by the file's name, a '#page=…' after it set aside, when none does)."""
+    if indexed_by_name is None or os.path.isabs(raw) or ".." not in raw.split("/"):
+        return ""
+    tail = "/".join(part for part in raw.split("/") if part not in ("..", "."))
+    cut = tail.rfind("#")
+    for path, place in [(tail, "")] + ([(tail[:cut], tail[cut:])] if cut > 0 else []):
+        found = [f"{collection}/{relative}" for collection, relative in indexed_by_name(path.rsplit("/", 1)[-1])]
+        ending = [f for f in found if f == path or f.endswith("/" + path)]
+        if ending or found:
+            shown = " or ".join(repr(f + place) for f in (ending or found)[:LINK_MEANT])
+            return f" A note's link is relative to the note's folder: did you mean {shown}?"
+    return ""
 
 
 def _no_such_collection(raw: str, roots: dict[str, str]) -> str:

@@ -263,3 +263,28 @@ def test_a_citekey_finds_the_notes_citing_it_before_passages_found_by_meaning(im
         assert [h.path for h in answer.hits[:2]] == ["library.bib", "notes/hydro.md"], \
             [(h.path, h.score) for h in answer.hits]
     assert engine.search("National Hydro Network", limit=10).hits[0].path != "notes/hydro.md"  # no citekey: as ranked
+
+
+def test_read_file_on_a_notes_relative_link_to_a_paper_names_the_paper(immediate, tmp_path, monkeypatch):
+    """An assistant that read a reading note and followed its link, '../papers/zen.pdf#page=1', was refused as
+    outside the indexed folders and told nothing more; the refusal now names the indexed paper the link reaches,
+    with its page. A path outside that names no indexed file is refused as before."""
+    from mcp_server import reading
+    from mcp_server.errors import Problem
+    from mcp_server.service import Sift
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "research", {"notes/zen.md": "# Zen\n\n[page 1](../papers/zen.pdf#page=1)\n"})
+    (root / "papers").mkdir()
+    shutil.copy(need_data("pdf/en/google-doc-document.pdf"), root / "papers" / "zen.pdf")
+    ingest(root, "research")
+    for path, said in [("../papers/zen.pdf#page=1", "did you mean 'research/papers/zen.pdf#page=1'?"),
+                       ("../papers/zen.pdf", "did you mean 'research/papers/zen.pdf'?"), ("../../etc/passwd", None)]:
+        try:
+            reading.read(Sift(load()), path, None, None, None)
+        except Problem as problem:
+            assert "lies outside the indexed folders" in str(problem), problem
+            assert (said in str(problem)) if said else "did you mean" not in str(problem), problem
+        else:
+            raise AssertionError(f"{path} was read")
+
