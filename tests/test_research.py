@@ -288,3 +288,16 @@ def test_read_file_on_a_notes_relative_link_to_a_paper_names_the_paper(immediate
         else:
             raise AssertionError(f"{path} was read")
 
+
+def test_a_search_whose_filters_leave_no_file_suggests_no_other_spelling(immediate, tmp_path, monkeypatch):
+    """A researcher searching their code (kind='code') before any was indexed was told 'no passage contains
+    'order' (did you mean 'oder'?)', from a German paper (here 'Oder'), beside the note that the filter leaves no file: other
+    words cannot help. Only the filter's note is said; without the filter the spelling note stays."""
+    from search.query.engine import Engine
+    from search.query.filters import Filters
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    ingest(write_tree(tmp_path / "research", {"notes/oder.md": "# Die Oder\n\nDie Oder ist ein Fluss.\n"}), "research")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    notes = engine.search("stream order", mode="keyword", filters=Filters(kind="code")).notes
+    assert [n for n in notes if "did you mean" in n] == [] and any("of kind code" in n for n in notes), notes
+    assert any("did you mean 'Oder' for 'order'" in n for n in engine.search("stream order", mode="keyword").notes)

@@ -142,8 +142,11 @@ class Engine:
                         ranked = citekeys.citing_first(read, query, ranked, used, notes)
                         ranked = reordering.own_notes_first(read, query, ranked, used, notes)
                         ranked = authors.theirs_first(read, query, ranked, used, filters, notes)
+                        # nothing searched, or its filters (kind='code' in notes alone) left no file: no word missed,
+                        # and 'did you mean …' sent the reader to other words, which cannot help
+                        emptied = not ranked and (kept := read.catalog.mask(filters)) is not None and not kept.any()
                         unmatched = self._spelling(conn, query, used, state, notes, filters.collection) \
-                            if _in_scope(state["generations"], filters) else []  # nothing searched: no word missed
+                            if _in_scope(state["generations"], filters) and not emptied else []
                         answer_notes.by_meaning(notes, ranked, used)
                         no_terms(notes, query, used, bool(state["models"]))
                         common = common_words() if ranked else set()
