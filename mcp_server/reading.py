@@ -60,7 +60,7 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
         if end_page is not None and end_page < (page or 1):
             raise Problem(f"end_page {end_page} is before page {page or 1}: give end_page at or after page")
         text, data = read_pdf(conn, target, indexed, page or 1, start_offset or 0, end_page)
-        if (page or 1) == 1 and not start_offset:  # a paper's first page says which notes cite it, as a note's backlinks
+        if (page or 1) == 1 and not start_offset:  # a paper's first page names the notes citing it (its backlinks)
             citing, total = backlinks.citing(conn, target.collection, target.relative, indexed)
             if total:
                 text += "\n" + render.shown(backlinks.cited_said(citing, total))

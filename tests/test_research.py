@@ -245,8 +245,8 @@ def test_read_file_on_a_paper_says_which_notes_cite_it(immediate, tmp_path, monk
 
 def test_a_citekey_finds_the_notes_citing_it_before_passages_found_by_meaning(immediate, tmp_path, embedder):
     """A citekey has no meaning for the model: in a hybrid search for '@geobase2004nhn' a researcher's reading note
-    citing it came 6th, after the paper's title page and a lorem-ipsum paper found by meaning alone (here 4th). The passages
-    holding the key come first now, the .bib entry and the note; the rest follow as ranked."""
+    citing it came 6th, after the paper's title page and a lorem-ipsum paper found by meaning alone (here 4th). The
+    passages holding the key come first now, the .bib entry and the note; the rest follow as ranked."""
     from tests.conftest import indexed_engine
     root = write_tree(tmp_path / "research", {
         "library.bib": "@techreport{geobase2004nhn,\n  title = {National Hydro Network: Data Model},\n"
@@ -291,8 +291,8 @@ def test_read_file_on_a_notes_relative_link_to_a_paper_names_the_paper(immediate
 
 def test_a_search_whose_filters_leave_no_file_suggests_no_other_spelling(immediate, tmp_path, monkeypatch):
     """A researcher searching their code (kind='code') before any was indexed was told 'no passage contains
-    'order' (did you mean 'oder'?)', from a German paper (here 'Oder'), beside the note that the filter leaves no file: other
-    words cannot help. Only the filter's note is said; without the filter the spelling note stays."""
+    'order' (did you mean 'oder'?)', from a German paper (here 'Oder'), beside the note that the filter leaves no
+    file: other words cannot help. Only the filter's note is said; without the filter the spelling note stays."""
     from search.query.engine import Engine
     from search.query.filters import Filters
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
