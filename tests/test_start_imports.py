@@ -18,7 +18,7 @@ import pytest
 from tests.conftest import REPO, run_ingest, write_tree
 
 HEAVY = ("numpy", "llama_cpp", "pypdf", "huey", "redis", "pathspec", "tree_sitter", "tree_sitter_languages", "pypinyin",
-         "jieba")
+         "jieba", "spellchecker")  # spellchecker: pinyin's English word list (search.query.english_words), read per query
 LOADED = f"import json, sys; print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))"
 
 SERVER = ("from mcp_server import server, transport, worker\n"
