@@ -7,19 +7,14 @@ from __future__ import annotations
 import sqlite3
 
 from search.query.filters import Filters
-from tests.author_helpers import build_notes, home  # noqa: F401 - a fixture
+from tests.author_helpers import build_notes, forward_mailbox, home  # noqa: F401 - a fixture
 from tests.conftest import engine_in
 
 TEAM = "; ".join(f"Member{n} Facilities <member{n}.facilities@riverside.example.com>" for n in range(30))
 NOTE = "\n\n".join(f"Point {n}: the roof budget, the zinc gutters and the scaffolding need another look before "
                    "spring, and the roofer wants an answer by Friday." for n in range(6))
-INBOX = ("From - Mon Mar  4 17:12:00 2024\nFrom: Bo Lind <bo@example.com>\nTo: Dan Ek <dan@example.com>\n"
-         "Subject: Budget\nMessage-ID: <b1@example.com>\nDate: Mon, 04 Mar 2024 17:12:00 +0000\n\n"
-         "Copper pipes would outlast the house, I think.\n\n"
-         "From - Tue Mar  5 09:00:00 2024\nFrom: Dan Ek <dan@example.com>\nTo: Carol Jones <carol@example.com>\n"
-         "Subject: FW: Budget\nMessage-ID: <d1@example.com>\nDate: Tue, 05 Mar 2024 09:00:00 +0000\n\n"
-         f"{NOTE}\n\nFrom: Bo Lind <bo@example.com>\nSent: Monday, March 4, 2024 5:12 PM\nTo: {TEAM}\n"
-         "Subject: Budget\n\nCopper pipes would outlast the house, I think.\n")
+INBOX = forward_mailbox("Bo Lind", "Dan Ek", "Budget", "Copper pipes would outlast the house, I think.", NOTE,
+                        f"Sent: Monday, March 4, 2024 5:12 PM\nTo: {TEAM}\n")
 
 
 # Outlook for Mac's block joins its To line's addresses with ',' as ingest.mail's own head does, and writes its Date
@@ -27,13 +22,8 @@ INBOX = ("From - Mon Mar  4 17:12:00 2024\nFrom: Bo Lind <bo@example.com>\nTo: D
 CREW = ", ".join(f"Member{n} Roofing <member{n}.roofing@riverside.example.com>" for n in range(30))
 SLATES = "\n\n".join(f"Item {n}: the slate tiles, the lead flashing and the chimney pots want pricing before "
                      "autumn, and the slater wants an answer by Monday." for n in range(6))
-MAC = ("From - Mon Mar  4 17:12:00 2024\nFrom: Eva Holm <eva@example.com>\nTo: Finn Berg <finn@example.com>\n"
-       "Subject: Slates\nMessage-ID: <e1@example.com>\nDate: Mon, 04 Mar 2024 17:12:00 +0000\n\n"
-       "Welsh slate would outlast the house, I think.\n\n"
-       "From - Tue Mar  5 09:00:00 2024\nFrom: Finn Berg <finn@example.com>\nTo: Carol Jones <carol@example.com>\n"
-       "Subject: FW: Slates\nMessage-ID: <f1@example.com>\nDate: Tue, 05 Mar 2024 09:00:00 +0000\n\n"
-       f"{SLATES}\n\nFrom: Eva Holm <eva@example.com>\nDate: Monday, 4 March 2024 at 17:12\nTo: {CREW}\n"
-       "Subject: Slates\n\nWelsh slate would outlast the house, I think.\n")
+MAC = forward_mailbox("Eva Holm", "Finn Berg", "Slates", "Welsh slate would outlast the house, I think.", SLATES,
+                      f"Date: Monday, 4 March 2024 at 17:12\nTo: {CREW}\n")
 
 
 def _build(folder):

@@ -8,18 +8,13 @@ from __future__ import annotations
 import pytest
 
 from search.query.filters import Filters
-from tests.author_helpers import build_notes, home  # noqa: F401 - a fixture
+from tests.author_helpers import build_notes, forward_mailbox, home  # noqa: F401 - a fixture
 from tests.conftest import engine_in
 
 REPLY = "\n\n".join(f"Point {n}: the roof budget, the zinc gutters and the scaffolding need another look before "
                     "spring, and the roofer wants an answer by Friday." for n in range(14))
-INBOX = ("From - Mon Mar  4 17:12:00 2024\nFrom: Carol Jones <carol@example.com>\nTo: Bo Lind <bo@example.com>\n"
-         "Subject: Budget\nMessage-ID: <c1@example.com>\nDate: Mon, 04 Mar 2024 17:12:00 +0000\n\n"
-         "Copper pipes would outlast the house, I think.\n\n"
-         "From - Tue Mar  5 09:00:00 2024\nFrom: Bo Lind <bo@example.com>\nTo: Carol Jones <carol@example.com>\n"
-         "Subject: FW: Budget\nMessage-ID: <b1@example.com>\nDate: Tue, 05 Mar 2024 09:00:00 +0000\n\n"
-         f"{REPLY}\n\nFrom: Carol Jones <carol@example.com>\nSent: Monday, March 4, 2024 5:12 PM\n"
-         "To: Bo Lind <bo@example.com>\nSubject: Budget\n\nCopper pipes would outlast the house, I think.\n")
+INBOX = forward_mailbox("Carol Jones", "Bo Lind", "Budget", "Copper pipes would outlast the house, I think.", REPLY,
+                        "Sent: Monday, March 4, 2024 5:12 PM\nTo: Bo Lind <bo@example.com>\n")
 
 
 def _build(folder):
