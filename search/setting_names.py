@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import os
+import sqlite3
 from pathlib import Path
 
 # A user's settings (docs/configuration.md, docs/http.md).
@@ -55,13 +56,32 @@ def home_meant(home: Path | str) -> Path | None:
     """The home beside ``home`` whose name is close and that holds an index, when ``home`` does not exist: a slip
     in SIFT_HOME (~/.sfit) said only 'nothing indexed yet', as if the notes indexed into ~/.sift were gone."""
     home = Path(home)
-    if home.exists():
-        return None
+    if _holds_collections(home / "index.db"):  # not home.exists(): its first sift-mcp's worker makes the slip's home
+        return None                             # (a queue, an index of no collection), unsaid on every later start
     try:
         with os.scandir(home.parent) as entries:
             names = [e.name for e in itertools.islice(entries, 10_000)
-                     if e.is_dir() and (Path(e.path) / "index.db").is_file()]
+                     if e.name != home.name and e.is_dir() and (Path(e.path) / "index.db").is_file()]
     except OSError:  # its folder is missing too, or not readable: nothing to offer
         return None
     close = difflib.get_close_matches(home.name, names, n=1, cutoff=0.75)
     return home.parent / close[0] if close else None
+
+
+def _holds_collections(index: Path) -> bool:
+    """Whether ``index`` is there and registers a collection (one it cannot read counts as one: not ours to judge)."""
+    if not index.is_file():
+        return False
+    from search.index import collection_reads, db
+    try:
+        conn = db.connect(index, readonly=True)
+    except db.NoIndex:  # a file of no schema yet
+        return False
+    except (db.IndexUnavailable, OSError):
+        return True
+    try:
+        return bool(collection_reads.collections(conn))
+    except sqlite3.Error:
+        return True
+    finally:
+        conn.close()

@@ -52,3 +52,16 @@ def test_a_worker_started_with_a_misspelled_setting_logs_it(sift_env, tmp_path):
         worker.stop()
     said = f"{S}EXCLUDES is not a Sift setting, so it changes nothing: did you mean SIFT_EXCLUDE?"
     assert said in log.read_text(), log.read_text()
+
+
+def test_a_slipped_home_once_served_still_names_the_home_meant(tmp_path):
+    """SIFT_HOME=~/.sfit: its first sift-mcp made it, a queue and an index of no collection (the worker's), and on
+    every later start the home was 'there', so the home meant went unsaid (and was the slip itself, a close name)."""
+    from search.index import db
+    from search.setting_names import home_meant
+    db.connect(tmp_path / ".sift" / "index.db").close()
+    slip = tmp_path / ".sfit"
+    assert home_meant(slip) == tmp_path / ".sift", "not made yet"
+    db.connect(slip / "index.db").close()  # as the worker of the first sift-mcp started there leaves it
+    (slip / "queue.db").write_bytes(b"")
+    assert home_meant(slip) == tmp_path / ".sift", "made by its first start, holding no collection"
