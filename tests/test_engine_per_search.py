@@ -43,3 +43,15 @@ def test_a_search_reads_no_forms_of_the_last_one(engine):
     engine.search("deploymnet", mode="keyword")
     assert engine.search("deploymnet", mode="semantic").hits[0].snippet == fresh
     assert "**deployment**" not in fresh, fresh
+
+
+def test_a_searchs_forms_are_kept_on_its_own_thread(engine):
+    """The test above passes with the forms kept on the engine too: _conn_lock serializes searches today. What keeps
+    them apart without it is that each thread has its own: another thread, searching nothing, sees none of them."""
+    engine.search("deploymnet", mode="keyword")
+    assert engine._asked.swapped[1], "the keyword step recorded the word meant"
+    seen = []
+    other = threading.Thread(target=lambda: seen.append(engine._asked.swapped), daemon=True)
+    other.start()
+    other.join(WAIT)
+    assert seen == [("", {})], seen
