@@ -15,9 +15,9 @@ refuses lines over a million characters before parsing).
 
 ``--outliner`` measures outliners' pages instead (a Logseq page of 100,000 blocks each with its ``id::`` line, a
 Logseq journal of nested blocks with links, tags, tasks and properties, the same with a code block in every 25th
-block, a journal with a [text](target) link in every block, an Obsidian list of tasks in groups, one block of
-children one of which holds a quote, one block of children every 10th of which holds a quote, a heading or a
-table, the journal with links with a link definition in a block): the median CPU
+block, a journal with a [text](target) link in every block, the same with code in most links' text, an Obsidian list
+of tasks in groups, one block of children one of which holds a quote, one block of children every 10th of which
+holds a quote, a heading or a table, the journal with links with a link definition in a block): the median CPU
 seconds of ``--runs`` parses, each in a fresh process, read as Sift reads them, with links by markdown-it's inline
 parser (as before ingest.markdown_links) and with markdown-it alone (every list too, as before
 ingest.markdown_lists), and the ratios.
@@ -128,6 +128,20 @@ def linked_journal(size: int) -> str:
     return "".join(LINKED_BLOCKS) * (size // len("".join(LINKED_BLOCKS)) + 1)
 
 
+CODE_LINKED_BLOCKS = [
+    "- read [`parse()`](docs/api.md#parse) and [the `tsc`\n  CLI](https://example.com/tsc) before #work\n",
+    "  - [`select_values`](https://api.example.com/select_values) returns `[1, 2]`, not rows\n",
+    "  - see [the docs for `:into`](elixir/comprehensions.md) and [[Elixir]]\n",
+    "- a plain block with `make report` and [the log](logs/2024-03-14.log)\n",
+]
+
+
+def code_linked_journal(size: int) -> str:
+    """A developer's daily page: code in most links' text ('[`parse()`](api.md#parse)'), the form the link reader
+    left to markdown-it's inline parser before it read code spans."""
+    return "".join(CODE_LINKED_BLOCKS) * (size // len("".join(CODE_LINKED_BLOCKS)) + 1)
+
+
 def obsidian_tasks(size: int) -> str:
     """An Obsidian note of task lists in groups (two-space nesting, a blank line between groups)."""
     group = ("- [ ] call the plumber about the [[Boiler]] #home\n  - [x] find the invoice\n"
@@ -168,6 +182,7 @@ OUTLINERS = {
     "logseq-journal": logseq_journal,
     "journal-with-code": lambda size: logseq_journal(size, code_every=25),
     "linked-journal": linked_journal,
+    "code-linked-journal": code_linked_journal,
     "obsidian-tasks": obsidian_tasks,
     "quoted-child": quoted_child,
     "odd-children": odd_children,

@@ -10,9 +10,12 @@ code span rules, in the same order), jumping from one ``[``, ``![`` or backtick 
 It reads only the common forms exactly, a ``<target>``, a title after the destination and reference links
 (``[text][label]``, ``[label][]``, ``[label]``, by the note's definitions) too; for anything else it returns None and
 the caller asks markdown-it: a backslash (escapes), a ``<`` other than in a link's ``(…)`` (autolinks, inline HTML), a
-destination of unbalanced or over 32 nested parentheses or one markdown-it would refuse (``javascript:``), a backtick
-inside a link's text, brackets nested deeper than DEEPEST, an inline link that fails in a note with definitions, or
-more work than a few steps a character. tests/test_markdown_links.py compares both on generated and real notes.
+destination of unbalanced or over 32 nested parentheses or one markdown-it would refuse (``javascript:``), brackets
+nested deeper than DEEPEST, an inline link that fails in a note with definitions, or more work than a few steps a
+character. Code in a link's text (``[`parse()`](api.md#parse)``) is read by markdown-it-py 4.3's backtick rule: a run
+of backticks closes at the next run of as many that ends within the text markdown-it reads then (the paragraph, or
+the link's text), and a ``]`` in a code span ends no link's text. tests/test_markdown_links.py compares both on
+generated and real notes.
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from markdown_it.common.utils import normalizeReference, unescapeAll
 from markdown_it.helpers import parseLinkDestination, parseLinkTitle
 
 SPECIAL = re.compile(r"!\[|\[|`+")  # where a rule other than text's may fire, at the top of a paragraph
-IN_LABEL = re.compile(r"!\[|[\[\]`]")  # and inside a link's text
+IN_LABEL = re.compile(r"!\[|[\[\]]|`+")  # and inside a link's text
 BACKTICKS = re.compile(r"`+")
 TITLE_OPENERS = "\"'("
 DEEPEST = 8  # '[' within '[' looked into at most; deeper is markdown-it's (its own limit is far above)
@@ -72,9 +75,7 @@ class _Reader:
             at = special.start()
             mark = text[at]
             if mark == "`":
-                if limit != len(text):
-                    raise Unusual  # a code span in a link's text: markdown-it's
-                pos = self._code_span_end(at, special.end())
+                pos = self._code_span_end(at, special.end(), limit)
                 continue
             parsed = self._attempt("!" if mark == "!" else "[", at, limit)
             if parsed is None:
@@ -122,8 +123,9 @@ class _Reader:
             self._step()
             at = found.start()
             mark = text[at]
-            if mark == "`":
-                raise Unusual  # markdown-it's backtick cache makes a code span here depend on what came before
+            if mark == "`":  # skipToken at a run of backticks: a code span, a ']' in it no label's end
+                pos = self._code_span_end(at, found.end(), limit)
+                continue
             if mark == "]":
                 level -= 1
                 if level == 0:
@@ -238,9 +240,10 @@ class _Reader:
             return None
         return pos, reference["href"], label_end
 
-    def _code_span_end(self, start: int, end: int) -> int:
-        """Where markdown-it's backtick rule leaves the run of backticks text[start:end] at the top of the
-        paragraph: past the next run of as many (its code span), else past the run (text)."""
+    def _code_span_end(self, start: int, end: int, limit: int) -> int:
+        """Where markdown-it's backtick rule leaves the run of backticks text[start:end] (at the top of the paragraph,
+        in a link's text or in a label looked ahead into): past the next run of as many (its code span) if that run
+        ends by ``limit`` (the end of the text markdown-it reads then), else past the run (text)."""
         if self._closers is None:
             runs = [(m.start(), m.end()) for m in BACKTICKS.finditer(self.text)]
             self._closers, following = {}, {}
@@ -248,9 +251,9 @@ class _Reader:
                 self._closers[run_start] = following.get(run_end - run_start)
                 following[run_end - run_start] = run_end
         if start not in self._closers:
-            raise Unusual  # not at a run's start (never at the top: a link's end is a ')')
+            raise Unusual  # not at a run's start (markdown-it never stops in a run: no backslash, no '`' in a '(…)')
         closer = self._closers[start]
-        return end if closer is None else closer
+        return end if closer is None or closer > limit else closer
 
     def _step(self) -> None:
         self.steps -= 1
