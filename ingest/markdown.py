@@ -207,16 +207,21 @@ def _read_body(lines: list[str], start: int, fast_lists: bool = True) -> tuple[l
     in_code: set[str] = set()  # '#words' the note writes in code: a Ruby method ('#find_or_create_by'), no tag
     commented = [False] * start + _in_comment(body)
     scan = fast_lists and sum(map(len, body)) + len(body) > markdown_lists.SCAN_CHARS
-    first = 0
+    first, whole = 0, -1  # whole: a top-level item markdown-it reads whole (a math block ran past its part)
     while first < len(body):
-        if fast_lists:  # a run of plain list items read line by line, without markdown-it (ingest.markdown_lists)
+        if fast_lists and first != whole:  # a run of plain list items read line by line (ingest.markdown_lists)
             end, paragraphs, fences, part = markdown_lists.read_run_split(body, first)
-            if part is not None:  # and what comes before the line it could not read in the item it stopped in
-                paragraphs, fences = paragraphs + part[3], fences + part[4]
             _read_fast(paragraphs, fences, start, headings, blocks, texts, tags, drawings, commented, in_code)
-            if part is not None:
-                first = _read_item_part(body, part, env, start, headings, blocks, texts, tags, drawings, commented,
-                                        in_code)
+            if part is not None:  # and the item it stopped in: what comes before the line it could not read, the rest
+                found = (headings, blocks, texts, tags, drawings, commented, in_code)
+                kept = _kept(found) if any("$$" in line for line in body[part[0]:part[1]]) else None
+                _read_fast(part[3], part[4], start, *found)
+                last = _read_item_part(body, part, env, start, *found)
+                if last is None:  # a math block in it runs past the part: the item is read whole, as before
+                    _put_back(found, kept)
+                    first = whole = end
+                    continue
+                first = last
                 continue
             if end > first:
                 first = end
@@ -258,14 +263,30 @@ def _read_fast(paragraphs: list, fences: list, start: int, headings: list, block
             in_code.update(match.group(1).strip("/").casefold() for match in BLOCK_HASH.finditer(content))
 
 
-def _read_item_part(body: list[str], part: tuple, env: dict, start: int, *found) -> int:
+def _kept(found: tuple) -> tuple:
+    """What _put_back needs to set ``found`` (headings, blocks, texts, tags, drawings, commented, in_code) back."""
+    headings, blocks, texts, tags, drawings, _, in_code = found
+    return len(headings), len(blocks), len(texts), dict(tags), len(drawings), set(in_code)
+
+
+def _put_back(found: tuple, kept: tuple) -> None:
+    headings, blocks, texts, tags, drawings, _, in_code = found
+    del headings[kept[0]:], blocks[kept[1]:], texts[kept[2]:], drawings[kept[4]:]
+    tags.clear()
+    tags.update(kept[3])
+    in_code.clear()
+    in_code.update(kept[5])
+
+
+def _read_item_part(body: list[str], part: tuple, env: dict, start: int, *found) -> int | None:
     """Read the part of a top-level item from the line read_run stopped in on (ingest.markdown_lists.item_end):
     the child holding that line with markdown-it, under an empty item whose text is at the item's column ('-'
     alone on the line above), as the whole note's parse reads it, then the children after it line by line again
     (read_inside), and so on to the item's end. A long item holding a quote, a table or a heading in a child of
     thousands was markdown-it's from that child on, and a child of each kind in every few was markdown-it's whole.
     Where markdown-it does not start the next child where next_sibling guessed, it reads the rest of the item.
-    Returns the line the item ends on."""
+    Returns the line the item ends on; None where a math block in the rest runs on past the item's end (its '$$'
+    closing further down): the item is not read to its end then, and the caller reads it whole."""
     line, end, column = part[:3]
     while True:
         sibling = markdown_lists.next_sibling(body, line, end, column)
@@ -275,17 +296,16 @@ def _read_item_part(body: list[str], part: tuple, env: dict, start: int, *found)
         _read_fast(paragraphs, fences, start, *found)
         if line is None:
             return end
-    _read_lines_in_item(body, line, end, column, env, start, *found)
-    return end
+    return end if _read_lines_in_item(body, line, end, column, env, start, *found) else None
 
 
 def _read_child(body: list[str], line: int, sibling: int, column: int, env: dict, start: int, *found) -> bool:
     """Read the child of a top-level item (its text at ``column``) on body[line] with markdown-it, under an empty
     item, if markdown-it starts the next child of that item on ``sibling``: the lines up to it are then read as
-    the whole note reads them (no rule looks past the line a child starts on, and the item holds no '$$'). False,
-    with nothing read, where it does not."""
+    the whole note reads them (no rule looks past the line a child starts on; a math block closing past it holds
+    it, _math_block's lines being the note's). False, with nothing read, where it does not."""
     lines = [" " * (column - 2) + "-", *body[line:sibling + 1]]
-    env["first"], env["unsure"] = 0, len(lines)
+    env["first"], env["unsure"] = line - 1, len(lines)  # lines[i] is body[line - 1 + i], as _math_block looks up
     tokens = parser().parse("\n".join(lines) + "\n", env)
     at = sibling - line + 1  # the sibling's line in ``lines``
     # the empty item is at level 1, a list in it at 2, its items at 3
@@ -297,14 +317,19 @@ def _read_child(body: list[str], line: int, sibling: int, column: int, env: dict
     return True
 
 
-def _read_lines_in_item(body: list[str], line: int, end: int, column: int, env: dict, start: int, *found) -> None:
+def _read_lines_in_item(body: list[str], line: int, end: int, column: int, env: dict, start: int, *found) -> bool:
     """Read body[line:end], the rest of a top-level item (its text at ``column``) from a child of it on, with
-    markdown-it under an empty item, as the whole note's parse reads it."""
+    markdown-it under an empty item, as the whole note's parse reads it; False, with nothing read, where a math
+    block in it closes past ``end`` (_math_block holds the rest: the whole note's item goes on past it)."""
     lines = [" " * (column - 2) + "-", *body[line:end]]
-    env["first"], env["unsure"] = 0, len(lines)  # no '$$' in it (item_end): _math_block reads neither
+    env["first"], env["unsure"] = line - 1, len(lines)  # lines[i] is body[line - 1 + i], as _math_block looks up
     # a closing newline keeps a blank last line a line (an open fence or HTML block holds it, as in the note)
     text = "\n".join(lines) + ("\n" if end < len(body) else "")
-    _read_tokens(parser().parse(text, env), start + line - 1, *found)
+    tokens = parser().parse(text, env)
+    if env["unsure"] < len(lines):  # a math block held (every line of it is in the empty item: state.level)
+        return False
+    _read_tokens(tokens, start + line - 1, *found)
+    return True
 
 
 def _indent_bounded(line: str) -> str:

@@ -80,10 +80,11 @@ PART_COLUMNS = range(2, 6)
 def item_end(body: list[str], line: int, column: int) -> int | None:
     """The line where the top-level item whose text is at ``column`` ends, read from ``line`` (an item of a list
     in it) on, when markdown-it reads body[line:end] under an empty item so indented as it reads them in the whole
-    note: every line of it blank or indented to the item's text, none holding '$$' (a math block may run past its
-    item), and the item ending at the note's end, at a line less indented after a blank line, or at an item at the
-    top (not at a lazy line of a paragraph: it goes on below the item's column), that line not over a table's
-    delimiter row. None otherwise: the item is markdown-it's, as before."""
+    note: every line of it blank or indented to the item's text, and the item ending at the note's end, at a line
+    less indented after a blank line, or at an item at the top (not at a lazy line of a paragraph: it goes on below
+    the item's column), that line not over a table's delimiter row. None otherwise: the item is markdown-it's, as
+    before. A math block a '$$' opens in it may run on past that end, whatever the indentation of its lines: the
+    caller's parse of the part says (ingest.markdown._read_item_part), and the item is then markdown-it's too."""
     if column not in PART_COLUMNS:
         return None
     blank = False
@@ -97,8 +98,6 @@ def item_end(body: list[str], line: int, column: int) -> int | None:
         if (spaces if "\t" not in text[:spaces] else _columns(text, spaces)) < column:
             ends = blank or (spaces == 0 and ANY_ITEM.match(text))  # a piece starting over a delimiter row reads
             return number if ends and not _delimiter_next(body, number) else None  # a table there: markdown-it's
-        if "$$" in rest:
-            return None
         blank = False
     return len(body)
 

@@ -264,6 +264,24 @@ def test_a_long_item_with_odd_children_gives_markdown_it_only_those_children(odd
     assert _counted(monkeypatch, text, fast_lists=False) >= 2000
 
 
+def test_a_long_item_holding_a_math_block_gives_markdown_it_only_the_child_holding_it(monkeypatch):
+    """2,000 children, every 100th holding a '$$' math block: the whole item was markdown-it's (a math block may
+    close past its item, whatever the indentation of its lines); it is given only those children, each to the next
+    child's line, and the note reads the same. Where a block closes past the item, the item is read whole."""
+    children = [f"  - child block {n} with [[a link]] and #tag{n % 7}" for n in range(2000)]
+    children[50::100] = ["  - a formula\n    $$\n    e = [m](m.md) c^2\n    $$"] * 20
+    text = "- Reading notes\n" + "\n".join(children) + "\n- after #after\n"
+    lines = text.split("\n")
+    assert markdown._read_body(lines, 0) == markdown._read_body(lines, 0, fast_lists=False)
+    assert _counted(monkeypatch, text) <= 20 * 7  # each: the empty item, its 4 lines, the next child's, the end
+    assert _counted(monkeypatch, text, fast_lists=False) >= 2000
+    # the last formula's '$$' left open, to close below the next top-level item: that item is the formula's
+    past = text.replace("    $$\n  - child block 1951", "  - child block 1951") + "$$\n"
+    assert "after" not in markdown._read_body(past.split("\n"), 0, fast_lists=False)[3]
+    assert markdown._read_body(past.split("\n"), 0) == markdown._read_body(past.split("\n"), 0, fast_lists=False)
+    assert _counted(monkeypatch, past) >= 2000
+
+
 # What follows a long item's children: the next top-level item, a paragraph after a blank line, a lazy line (the
 # item goes on: read as before), a line at the item's text after a blank, the note's end
 AFTER = ["- next block #after\n", "\nafter the list [x](x.md)\n", "lazy line #lazy\n", "\n  in the item #in\n",
@@ -293,7 +311,12 @@ CHILDREN = [*ODD_CHILDREN, "  - plain [[P]] #p", "  - plain\nlazy #lazy", "  - a
             "  - | a | b |\n    |---|---|\n    | c | d |\n  | e | f |", "", "   - three in #3", "  1. numbered #n",
             "  2) numbered other #o", "  * star #s", "  - a\n\n    second paragraph #2", "  - > quote on the line",
             "  - # heading on the line", "  - a\n    <!-- open comment", "    - four in: a child's child? #4",
-            "  - - - -", "  -", "  - a\n  ---", "  - a\n     - b\n   - c #c"]
+            "  - - - -", "  -", "  - a\n  ---", "  - a\n     - b\n   - c #c",
+            # math blocks: closed in the child, on its own line, at the top (a lazy line? no: the block's), left open
+            # to close in a later child, past the item or nowhere, one that is a fence's code
+            "  - a\n    $$\n    x = [y](y.md)\n    $$ #m", "  - $$ x $$ #one", "  - $$\n  x #in\n$$",
+            "  - a\n    $$\n    x", "  - $$ open", "  - b\n    y $$", "  - a\n    ```\n    $$\n    ```",
+            "  - a\n\n    $$\n  - #swallowed\n    $$", "$$ closes at the top #top"]
 
 
 @settings(max_examples=300, deadline=None)
