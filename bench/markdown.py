@@ -17,10 +17,10 @@ refuses lines over a million characters before parsing).
 Logseq journal of nested blocks with links, tags, tasks and properties, the same with a code block in every 25th
 block, a journal with a [text](target) link in every block, the same with code in most links' text, an Obsidian list
 of tasks in groups, one block of children one of which holds a quote, one block of children every 10th of which
-holds a quote, a heading or a table, the journal with links with a link definition in a block): the median CPU
-seconds of ``--runs`` parses, each in a fresh process, read as Sift reads them, with links by markdown-it's inline
-parser (as before ingest.markdown_links) and with markdown-it alone (every list too, as before
-ingest.markdown_lists), and the ratios.
+holds a quote, a heading or a table, one every 100th of which holds a '$$' math block, the journal with links with a
+link definition in a block): the median CPU seconds of ``--runs`` parses, each in a fresh process, read as Sift
+reads them, with links by markdown-it's inline parser (as before ingest.markdown_links) and with markdown-it alone
+(every list too, as before ingest.markdown_lists), and the ratios.
 
     .venv/bin/python bench/markdown.py --outliner [--runs 5] [--megabytes 5.8] [--before CHECKOUT] [--pages ...]
 """
@@ -177,6 +177,19 @@ def odd_children(size: int) -> str:
     return "".join(lines)
 
 
+def math_children(size: int) -> str:
+    """One top-level block holding every other as a child, every 100th child holding a '$$' math block (the whole
+    item was markdown-it's before: a math block may close past its item)."""
+    lines, chars, number = ["- Lecture notes\n"], 0, 0
+    while chars < size:
+        child = ("  - the formula\n    $$\n    e = m c^2\n    $$\n" if number % 100 == 99
+                 else f"  - child block {number} [[a link]] #t\n")
+        lines.append(child)
+        chars += len(child)
+        number += 1
+    return "".join(lines)
+
+
 OUTLINERS = {
     "logseq-ids": logseq_ids,
     "logseq-journal": logseq_journal,
@@ -186,6 +199,7 @@ OUTLINERS = {
     "obsidian-tasks": obsidian_tasks,
     "quoted-child": quoted_child,
     "odd-children": odd_children,
+    "math-children": math_children,
     # the same journal with one link definition in a block (every paragraph with a ']' was markdown-it's inline
     # parser's), its '[[wiki links]]' and '[text][ref]' links
     "journal-with-definitions": lambda size: "- [ref]: refs/a.md\n- see [the ref][ref]\n" + linked_journal(size),
