@@ -23,6 +23,11 @@ reads them, with links by markdown-it's inline parser (as before ingest.markdown
 (every list too, as before ingest.markdown_lists), and the ratios.
 
     .venv/bin/python bench/markdown.py --outliner [--runs 5] [--megabytes 5.8] [--before CHECKOUT] [--pages ...]
+
+``--folder PATH`` measures ordinary notes: every ``.md`` file under PATH parsed in a fresh process, ``--runs`` times
+(and as many with ``--before``'s checkout, in turn), the median CPU seconds.
+
+    .venv/bin/python bench/markdown.py --folder /work/shared/data [--runs 3] [--before CHECKOUT]
 """
 from __future__ import annotations
 
@@ -224,6 +229,35 @@ def child(pattern: str, megabytes: float, way: str = "fast", repo: str = str(REP
     print(f"{seconds:.3f} {len(doc.sections)} {peak:.0f}")
 
 
+def child_folder(path: str, repo: str) -> None:
+    """Parse every .md file under ``path`` with ``repo``'s ingest/ and print: CPU seconds, files."""
+    sys.path.insert(0, repo)
+    from pathlib import Path
+    from ingest.markdown import parse_markdown
+    notes = [(str(note), note.read_text(encoding="utf-8", errors="replace"))
+             for note in sorted(Path(path).rglob("*.md")) if note.is_file()]
+    started = time.process_time()
+    for name, text in notes:
+        parse_markdown(name, text)
+    print(f"{time.process_time() - started:.3f} {len(notes)}")
+
+
+def folder(path: str, runs: int, before: str | None) -> None:
+    """The median CPU seconds of ``runs`` parses of every .md file under ``path``, each run in a fresh process, by
+    this checkout and by ``before``'s, in turn."""
+    repos = {"now": str(REPO), **({"before": before} if before else {})}
+    timed: dict[str, list[float]] = {name: [] for name in repos}
+    files = 0
+    for _ in range(runs):
+        for name, repo in repos.items():
+            out = subprocess.run([sys.executable, __file__, "--child-folder", path, repo], capture_output=True,
+                                 text=True, check=True).stdout.split()
+            timed[name].append(float(out[0]))
+            files = int(out[1])
+    print(f"{files} Markdown files under {path}: " + ", ".join(
+        f"{name} {statistics.median(seconds):.2f} s" for name, seconds in timed.items()) + f" (median of {runs})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[1, 5, 20], help="note sizes in MB")
@@ -237,10 +271,18 @@ def main() -> None:
                         "fast path is timed in the middle column instead of links by markdown-it")
     parser.add_argument("--pages", nargs="+", choices=sorted(OUTLINERS), default=list(OUTLINERS),
                         help="with --outliner: these pages only")
+    parser.add_argument("--folder", help="every .md file under this folder, parsed in a fresh process per run")
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
+    parser.add_argument("--child-folder", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child[0], float(args.child[1]), args.child[2], args.child[3])
+        return
+    if args.child_folder:
+        child_folder(*args.child_folder)
+        return
+    if args.folder:
+        folder(args.folder, args.runs, args.before)
         return
     if args.outliner:
         outliners(args.runs, args.megabytes, args.before, args.pages)
