@@ -154,8 +154,8 @@ def test_a_journal_page_never_reaches_markdown_its_inline_parser(monkeypatch):
 
 def test_the_shared_notes_paragraphs_are_read_as_markdown_it_reads_them(monkeypatch):
     """Every paragraph, heading and table cell with a link in notes-en's 1,873 notes: each the reader reads, it
-    reads as markdown-it does, and it reads most of them (the shared data's 14,303 Markdown files compared alike
-    too, 18 s: too long for the suite)."""
+    reads as markdown-it does, and it reads nearly all of them (3,869 of 3,896; 3,190 before it read code in a
+    link's text) (the shared data's 14,303 Markdown files compared alike too, 18 s: too long for the suite)."""
     notes = sorted(path for path in need_data("notes-en").rglob("*.md") if path.is_file())
     real, counts = markdown_links.destinations, {"texts": 0, "read": 0}
 
@@ -169,4 +169,4 @@ def test_the_shared_notes_paragraphs_are_read_as_markdown_it_reads_them(monkeypa
     monkeypatch.setattr(markdown_links, "destinations", compared)
     for path in notes:
         markdown.parse_markdown(str(path), path.read_text(encoding="utf-8", errors="replace"))
-    assert counts["texts"] > 1000 and counts["read"] > counts["texts"] * 0.7, counts
+    assert counts["texts"] > 1000 and counts["read"] > counts["texts"] * 0.95, counts
