@@ -29,6 +29,17 @@ def test_which_notes_do_i_have_about_is_a_request_for_ones_notes():
     assert content("which branch contains a commit") == "which branch contains a commit"  # no question by its form
 
 
+
+def test_a_question_for_the_files_citing_something_is_searched_by_what_they_cite():
+    """'which notes cite geobase2004nhn': which, notes and cite say which files are wanted, not what about; a verb
+    or a noun alone, or in a query that asks no such thing, stays."""
+    for query, kept in [("which notes cite geobase2004nhn", "geobase2004nhn"), ("Which papers mention BERT?", "BERT"),
+                        ("which of my notes refer to the budget", "the budget"),
+                        ("the papers that discuss dropout", "dropout"), ("notes citing @smith2020", "smith2020")]:
+        assert content(query) == kept, query
+    for query in ("cite this paper", "mention bot", "release notes mention breaking change", "papers cited by Smith"):
+        assert content(query) == query, query
+
 def test_a_statement_keeps_its_words():
     """A claim, and keyword queries that begin with a word a question can begin with but go on otherwise."""
     for query in ("aspirin does not reduce the risk of stroke", "list the connections to a database",

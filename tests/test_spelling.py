@@ -339,3 +339,20 @@ def test_a_preposition_no_note_writes_is_not_named(immediate, tmp_path, embedder
     assert answer.hits[0].path == "db.md"
     alone = engine.search("during", mode="keyword")
     assert alone.hits == [] and alone.unmatched == [], "not searched as 'ouring' (our)"
+
+
+def test_the_words_asking_which_notes_cite_a_key_are_not_named(immediate, tmp_path, embedder):
+    """'which notes cite geobase2004nhn' said "no passage contains 'cite' (did you mean 'city'?)": the words asking
+    for the files that cite something (search.query.question.CITING) were looked up as words of the subject, and
+    'cite', which no note writes, was corrected. They are the question's form: not named, not corrected; the
+    citekey is what is searched. 'cite' alone is still a word no passage holds."""
+    root = write_tree(tmp_path / "research", {
+        "library.bib": "@techreport{geobase2004nhn,\n  title = {National Hydro Network: Data Model},\n}\n",
+        "notes/hydro.md": "# Week 12\n\nThe city gauge data could use linear referencing, as in @geobase2004nhn.\n"})
+    engine = indexed_engine(root, "research", embedder)
+    for query in ("which notes cite geobase2004nhn", "Which papers mention geobase2004nhn?",
+                  "notes citing @geobase2004nhn"):
+        answer = engine.search(query, mode="keyword")
+        assert answer.unmatched == [] and spelling_notes(answer) == [], (query, answer.notes)
+        assert {h.path for h in answer.hits} == {"library.bib", "notes/hydro.md"}, query
+    assert engine.search("cite", mode="keyword").unmatched == [{"word": "cite", "suggestion": "city"}]

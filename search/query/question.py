@@ -95,6 +95,18 @@ OWN_NOTES = re.compile(r"(?:\b(?:my|our)\s+(?:own\s+)?notes?"
                        r"(?:\s+(?:on|about|for|of|from)\b)?\b", re.IGNORECASE)
 
 
+# A question for the files that cite or mention something ('which notes cite geobase2004nhn', 'papers that mention
+# BERT', 'notes citing @smith2020', 'any notes about …' is RECALLING's): its words say which files are wanted, not
+# what about. Looked up, 'cite' was named by the spelling note, "did you mean 'city'?", in notes that write only the
+# citekey, and 'notes' ranked a passage saying 'notes' first. A verb alone stays ('cite this paper', 'mention bot').
+_FILES = r"(?:notes?|papers?|files?|pages?|documents?|docs|articles?|posts?|entries|entry|passages?)"
+_CITE = (r"(?:cite[sd]?|mention(?:s|ed)?|reference[sd]?|discuss(?:es|ed)?|quote[sd]?"
+         r"|(?:refer(?:s|red)?|link(?:s|ed)?|point(?:s|ed)?)\s+to|talk(?:s|ed)?\s+about)")
+_CITING = r"(?:citing|mentioning|referencing|discussing|quoting|(?:referring|linking|pointing)\s+to|talking\s+about)"
+CITING = re.compile(
+    rf"\b(?:which|what)\s+(?:of\s+(?:my|our|the)\s+)?{_FILES}\s+(?:(?:that|which)\s+)?{_CITE}\b"
+    rf"|\b(?:(?:the|any|all)\s+)?{_FILES}\s+(?:(?:that|which)\s+{_CITE}|{_CITING})\b", re.IGNORECASE)
+
 # What an assistant's question says of the user's note rather than of its subject: 'what did I decide about …', 'I
 # remember a note comparing …', 'the note about …', 'the approach I noted down', 'where did I write down …'. Each of
 # its words is rare in notes (note, remember, decide, wrote), so BM25 weighed it as much as the subject's words, and a
@@ -252,11 +264,11 @@ def content(query: str) -> str:
 
 def _pieces(query: str) -> list[tuple[str, bool]]:
     """The query's words in order, each with whether it is quoted; Chinese question words out of quotes left out, and
-    the words asking for one's own notes (OWN_NOTES)."""
+    the words asking for one's own notes (OWN_NOTES) or for the files citing something (CITING)."""
     pieces, at = [], 0
     for match in [*QUOTED.finditer(query), None]:
         start, end = (match.start(), match.end()) if match else (len(query), len(query))
-        unquoted = _CHINESE.sub(" ", _RECALLED_ZH.sub(" ", query[at:start]))
+        unquoted = _CHINESE.sub(" ", _RECALLED_ZH.sub(" ", CITING.sub(" ", query[at:start])))
         unquoted = OWN_NOTES.sub(" ", _KOREAN.sub(" ", _JAPANESE.sub(" ", unquoted)))
         unquoted = _uncontracted(RECALLING.sub(" ", _by_someone(WHEN_WRITTEN.sub(" ", unquoted))))
         pieces += [(w, False) for w in WORD.findall(unquoted)]
@@ -283,7 +295,7 @@ def asks(query: str) -> bool:
 
 def _asks(query: str, first: list[str]) -> bool:
     undated = WHEN_WRITTEN.sub(" ", query)  # 'what did I write last week about …' recalls too
-    if query.rstrip().endswith(("?", "？")) or RECALLING.search(undated) \
+    if query.rstrip().endswith(("?", "？")) or RECALLING.search(undated) or CITING.search(undated) \
             or any(found["a"] and _a_writer(found) for found in BY_SOMEONE.finditer(undated)):  # 'what did Ben write'
         return True
     if first[:1] and first[0] in ASKING and OWN_NOTES.search(query):  # 'which notes do I have about vim'
