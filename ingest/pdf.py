@@ -604,8 +604,10 @@ def _recovered(data: bytes, exc: Exception) -> tuple[PdfReader, list[PageObject]
     short or none of its pages is left. Its trailer, cross-reference table and often its page tree and outline
     are at the end: pypdf refused the file whole."""
     why = _not_a_pdf(data) or _message(exc)
-    if b"%%EOF" in data[-1024:] or _not_a_pdf(data):
+    if _not_a_pdf(data):
         raise ValueError(f"unreadable PDF: {why}") from exc
+    if b"%%EOF" in data[-1024:]:
+        raise ValueError(f"unreadable PDF: {DAMAGED.format(why=why)}") from exc
     short = f"cut short: no %%EOF at its end ({len(data):,} bytes; a download or copy that did not finish?)"
     if b"/Encrypt" in data:
         raise ValueError(f"unreadable PDF: encrypted and {short}: its key is in the part that is missing") from exc
@@ -678,6 +680,10 @@ def _inherit(page: PageObject) -> None:
 # A scanned PDF's skip said 'no text layer: scanned?', and nothing of what to do: Sift does no OCR.
 NO_TEXT = ("no text layer: a scan? Sift does no OCR; to index it, save a copy with a text layer where Sift looks "
            "(ocrmypdf in.pdf out.pdf)")
+# A PDF pypdf cannot read whole said 'unreadable PDF: Invalid object in /Pages': pypdf's words, and nothing of what to
+# do. A viewer (Preview, Acrobat, a browser) often repairs what it reads, and what it saves or prints is a sound PDF.
+DAMAGED = ("damaged: its structure cannot be read (pypdf: {why}); to index it, open it in a PDF viewer and save a "
+           "copy (Save As, or Print to PDF) where Sift looks")
 PASSWORD = ("encrypted: it opens only with its password; to index it, save a copy without one where Sift looks "
             "(qpdf --decrypt --password=PASSWORD in.pdf out.pdf)")
 

@@ -289,7 +289,11 @@ def test_known_outcomes_of_the_problem_pdfs():
     assert outcome("git-no-text.pdf") == ("Skip: no text layer: a scan? Sift does no OCR; to index it, save a copy "
                                           "with a text layer where Sift looks (ocrmypdf in.pdf out.pdf)")
     assert outcome("issue-297.pdf") == "test example"  # broken xref, recovered
-    assert outcome("unreadablemetadata.pdf") == "ValueError: unreadable PDF: Invalid object in /Pages"
+    # damaged: said in plain words, with what to do, as for the encrypted and the textless ones (pypdf's words
+    # alone, 'Invalid object in /Pages', said neither)
+    assert outcome("unreadablemetadata.pdf") == ("ValueError: unreadable PDF: damaged: its structure cannot be read "
+                                                 "(pypdf: Invalid object in /Pages); to index it, open it in a PDF "
+                                                 "viewer and save a copy (Save As, or Print to PDF) where Sift looks")
 
 
 def test_pypdf_warnings_are_counted_not_printed(capfd):

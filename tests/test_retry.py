@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from ingest import files as ingest_files
+from ingest import pdf
 from ingest.cli import main as ingest_main
 from ingest.files import FileChanging
 from search.index import db, store
@@ -152,7 +153,7 @@ def test_unreadable_pdf_is_attempted_once_and_recorded(waits, tmp_path, monkeypa
     published = ingest(root)["published"]
     assert parsed.count("broken.pdf") == 1, "a permanent failure is not tried again"
     assert [(f["path"], f["state"], f["reason"]) for f in published["failures"]] == [
-        ("broken.pdf", "failed", "ValueError: unreadable PDF: startxref not found")]
+        ("broken.pdf", "failed", "ValueError: unreadable PDF: " + pdf.DAMAGED.format(why="startxref not found"))]
     assert waits == []
     assert visible() == {"good.md"}
 
