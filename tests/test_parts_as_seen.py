@@ -193,6 +193,27 @@ def test_the_eta_counts_the_files_of_a_job_being_embedded_by_its_chunks(sift_env
     assert 30 <= eta <= 60, c["building"]["progress"]
 
 
+def test_before_any_file_is_done_the_eta_goes_by_the_jobs_own_pace(sift_env, tmp_path):
+    """`ingest enqueue --wait` said '0/100 files of this part, ETA 1.0 h for this part' of a part that took 5
+    minutes: its first job's few chunks, embedded in seconds after a minute of model load and chunking, were taken
+    as the pace of the minute since discovery. The job's own clock tells: 30 files at 8 of 300 chunks in 5 s."""
+    from search.index import status, store
+    from workers import runtime
+    conn = runtime.index()
+    collection = store.ensure_collection(conn, "notes", str(tmp_path))
+    gen = store.begin_generation(conn, collection["id"], None)
+    names = [f"n{i:03}.md" for i in range(100)]
+    store.record_plan(conn, gen, collection["id"], dict.fromkeys(names, "added"), {}, 100)
+    with conn:  # as discover stamped it then
+        conn.execute("UPDATE generations SET discovered = ? WHERE id = ?", (time.time() - 60, gen))
+    began = time.time() - 5
+    store.record_work(conn, gen, "embed", names[:30], 90_000, began, 8, 300)  # this process
+    [c] = status.collect(conn)["collections"]
+    eta = c["building"]["progress"]["eta_seconds"]
+    # 0.8 files' worth in the job's 5 s: 99.2 to go at 0.16 a second, 620 s (the pace since discovery: 2 h)
+    assert eta is not None and 300 <= eta <= 99.2 * (time.time() - began) / 0.8, c["building"]["progress"]
+
+
 def test_a_big_file_embedded_alone_gives_no_pace_of_the_other_files(sift_env, tmp_path):
     """A build's first slow job a big note alone (a file over JOB_BYTES goes alone), 32 of its 300 chunks embedded
     in 10 s, no file written yet: its tenth of a file was taken as the pace of all 101, 'ETA 2.6 h', where stats
