@@ -111,3 +111,41 @@ def test_what_c_prints_inside_goes_to_stderr_even_when_buffered():
                           timeout=120)
     assert seen.returncode == 0, seen.stderr
     assert "printed by C inside" in seen.stderr and seen.stdout == "after\n", (seen.stdout, seen.stderr)
+
+
+INTERRUPTED_LOG = """
+import os, signal, sys, threading, time
+from search.model import llama_streams
+llama_streams.quiet_llama()
+callback, caught, go, stop = (llama_streams._log["callback"], threading.Semaphore(0), threading.Event(),
+                              threading.Event())
+SENT = 20
+def ctrl_c():  # one SIGINT at a time from another thread: some land while the main thread is inside the callback
+    go.wait()  # the main thread is in its loop
+    for _ in range(SENT):
+        os.kill(os.getpid(), signal.SIGINT)
+        caught.acquire(timeout=5)  # a bound: one lost does not hang the test
+    stop.set()
+threading.Thread(target=ctrl_c, daemon=True).start()
+got = 0
+go.set()
+while not stop.is_set():
+    try:
+        for _ in range(100):
+            callback(1, b"a debug line\\n", None)  # through ctypes, as llama.cpp calls it
+    except KeyboardInterrupt:
+        got += 1
+        caught.release()
+print(got, SENT)
+"""
+
+
+def test_a_ctrl_c_inside_llamas_log_callback_prints_no_traceback_and_is_not_lost():
+    """Stopping sift-mcp printed 'Exception ignored on calling ctypes callback function … KeyboardInterrupt' (from
+    llama_streams._llama_log's first line): a SIGINT landing while llama.cpp logs is raised inside the callback,
+    where ctypes prints and drops it. It is now handed to the main thread again: no traceback, no Ctrl-C lost."""
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED_LOG], cwd=REPO, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr, done.stderr[-2000:]
+    got, sent = map(int, done.stdout.split())
+    assert got == sent, done.stdout

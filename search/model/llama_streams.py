@@ -30,7 +30,8 @@ _LLAMA_ERROR, _LLAMA_CONTINUED = 4, 5  # ggml_log_level: 1 debug, 2 info, 3 warn
 _lock = threading.Lock()
 _thread = threading.local()  # .errors: the list errors_logged() collects this thread's error lines in
 _redirect = {"depth": 0, "saved": None}  # threads inside quiet_stdout; the real fd 1 while they are
-_log = {"callback": None, "error": False}  # the ctypes callback (kept alive); whether the last line was an error
+_log = {"callback": None, "error": False, "hook": None}  # the ctypes callback (kept alive); whether the last line
+# was an error; the sys.unraisablehook before ours
 _fflush = _c_fflush()
 
 
@@ -103,6 +104,33 @@ def quiet_llama() -> None:
                 module.suppress_stdout_stderr = _KeepStreams
         _log["callback"] = llama_cpp.llama_log_callback(_llama_log)
         llama_cpp.llama_log_set(_log["callback"], ctypes.c_void_p(0))
+        _log["hook"] = sys.unraisablehook
+        sys.unraisablehook = _interrupt_in_the_log
+
+
+def _interrupt_in_the_log(unraisable) -> None:
+    """A Ctrl-C that lands while llama.cpp calls ``_llama_log`` (freeing a model as a process stops) raises on the
+    callback's first line, where ctypes can only print it and drop it: stopping sift-mcp printed 'Exception ignored
+    on calling ctypes callback function … KeyboardInterrupt'. It is handed to the main thread again instead, once
+    out of the callback (a second Ctrl-C stops huey's graceful shutdown: it must not be lost)."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt) and unraisable.object is _llama_log:
+        import _thread as low_level
+        try:  # not threading.Thread: its start() waits in Python code, where the interrupt could land again
+            low_level.start_new_thread(_interrupt_soon, ())
+        except RuntimeError:  # the interpreter is exiting: no thread starts, and the interrupt has nothing to stop
+            pass
+        return
+    _log["hook"](unraisable)
+
+
+INTERRUPT_AGAIN_AFTER = 0.05  # seconds: the main thread is back out of the callback (or in another: then again)
+
+
+def _interrupt_soon() -> None:
+    import _thread as low_level
+    import time
+    time.sleep(INTERRUPT_AGAIN_AFTER)
+    low_level.interrupt_main()
 
 
 class _KeepStreams:
