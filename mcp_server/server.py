@@ -70,8 +70,8 @@ class StartupError(Exception):
 
 # what --help said nothing of: who starts it, what it waits for, and where its settings come from
 HELP_EPILOG = ("An MCP client (Claude Desktop, Claude Code) starts it and speaks to it over stdin and stdout; run by "
-               "hand, it waits for a client (Ctrl-D stops it) and prints the `claude mcp add` command that gives it "
-               "to Claude Code. Settings are the SIFT_* environment variables (SIFT_HOME, SIFT_MODEL, …: "
+               "hand, it waits for a client (Ctrl-D stops it) and prints the `claude mcp add` command and the "
+               "claude_desktop_config.json entry that give it to Claude Code and Claude Desktop. Settings are the SIFT_* environment variables (SIFT_HOME, SIFT_MODEL, …: "
                "docs/configuration.md), which the client's configuration must pass (its \"env\"); the tools: "
                "docs/tools.md.")
 
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
                               [*served.problems, *([problem] if problem else [])], served.unusable,
                               held=served.no_worker)
         from mcp_server import transport
-        _hint_on_a_terminal(args.root, args.name)
+        _hint_on_a_terminal(args.root, args.name, ("--no-worker",) if args.no_worker else ())
         transport.run(server, wire)  # returns when the client closes stdin
         for child in children:
             child.stop()
@@ -143,36 +143,57 @@ TERMINAL_HINT = ("sift-mcp: speaks MCP over stdio and waits for a client's messa
                  "starts it (see Client configuration in the README). Ctrl-D stops it.")
 
 
-def _hint_on_a_terminal(root: str | None = None, name: str | None = None) -> None:
-    """Started by hand, the server would wait in silence: say what it is waiting for, and the command that gives
-    it to an assistant."""
+def _hint_on_a_terminal(root: str | None = None, name: str | None = None, flags: tuple[str, ...] = ()) -> None:
+    """Started by hand, the server would wait in silence: say what it is waiting for, and how to give it to an
+    assistant: Claude Code's command and Claude Desktop's configuration (the README's), this server as run here
+    (``flags``: the others given, --no-worker: the line dropped it)."""
     if sys.stdin.isatty():
         print(TERMINAL_HINT, file=sys.stderr, flush=True)
-        print(f"sift-mcp: to give it to Claude Code: {client_command(root, name)}", file=sys.stderr, flush=True)
+        print(f"sift-mcp: to give it to Claude Code: {client_command(root, name, flags)}", file=sys.stderr, flush=True)
+        print(f"sift-mcp: to give it to Claude Desktop, in claude_desktop_config.json:\n"
+              f"{desktop_config(root, name, flags)}", file=sys.stderr, flush=True)
 
 
 # The settings of this shell that the server (and its worker) would not have when a client starts it.
 CLIENT_ENV = ("SIFT_HOME", "SIFT_MODEL", "SIFT_EMBEDDINGS", "SIFT_EXCLUDE", "SIFT_INCLUDE")
 
 
-def client_command(root: str | None, name: str | None = None) -> str:
+def client_command(root: str | None, name: str | None = None, flags: tuple[str, ...] = ()) -> str:
     """'claude mcp add sift -s user -e SIFT_HOME=/home/me/.sift -- /home/me/sift/.venv/bin/sift-mcp --root
     /home/me/notes': this server as run here, every path absolute. A newcomer wrote the README's
     '/path/to/sift/.venv/bin/sift-mcp' as given, or a relative --root that the client, starting the server in a
     folder of its own (often /), did not find; and the settings of this shell (SIFT_HOME …) reach no client."""
     import shlex
+    command, args, env = _as_run_here(root, name, flags)
+    settings = [part for variable, value in env.items() for part in ("-e", f"{variable}={value}")]
+    return shlex.join(["claude", "mcp", "add", "sift", "-s", "user", *settings, "--", *command, *args])
+
+
+def desktop_config(root: str | None, name: str | None = None, flags: tuple[str, ...] = ()) -> str:
+    """The README's Claude Desktop configuration with this server's own absolute paths and settings:
+    '{"mcpServers": {"sift": {"command": "/home/me/sift/.venv/bin/sift-mcp", "args": [...], "env": {...}}}}'."""
+    import json
+    command, args, env = _as_run_here(root, name, flags)
+    server = {"command": command[0], "args": [*command[1:], *args]}
+    if env:
+        server["env"] = env
+    return json.dumps({"mcpServers": {"sift": server}}, indent=2, ensure_ascii=False)
+
+
+def _as_run_here(root: str | None, name: str | None, flags: tuple[str, ...]) -> tuple[list, list, dict]:
+    """(program, its arguments, the settings a client must pass) of this server as run here."""
     program = os.path.abspath(sys.argv[0])  # not resolved: the venv's python is a link the venv needs as it is
     command = [program] if os.path.basename(program) == "sift-mcp" else [sys.executable, "-m", "mcp_server"]
     from search.settings import is_model_path
-    env = []
+    env = {}
     for variable in (variable for variable in CLIENT_ENV if os.environ.get(variable)):
         value = os.environ[variable]
         if variable == "SIFT_HOME" or (variable == "SIFT_MODEL" and is_model_path(value)):
             value = os.path.abspath(os.path.expanduser(value))
-        env += ["-e", f"{variable}={value}"]
-    folder = ["--root", os.path.realpath(os.path.expanduser(root))] if root else []
-    folder += ["--name", name] if root and name else []
-    return shlex.join(["claude", "mcp", "add", "sift", "-s", "user", *env, "--", *command, *folder])
+        env[variable] = value
+    args = ["--root", os.path.realpath(os.path.expanduser(root))] if root else []
+    args += ["--name", name] if root and name else []
+    return command, [*args, *flags], env
 
 
 def _served_settings(args, http: bool = False):

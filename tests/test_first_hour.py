@@ -66,6 +66,42 @@ def test_sift_mcp_on_a_terminal_prints_the_command_that_gives_it_to_an_assistant
         "--", str(tmp_path / "venv" / "bin" / "sift-mcp"), "--root", str(notes.resolve()), "--name", "vault"], err
 
 
+def test_sift_mcp_on_a_terminal_prints_claude_desktops_config_too_and_keeps_the_flags_given(tmp_path):
+    """A new user ran `sift-mcp --root … --no-worker` on a terminal: it printed only the Claude Code line, without
+    --no-worker. It prints the README's Claude Desktop configuration too, with this install's absolute paths, and
+    both keep the flags given. The real server, its stdin a terminal (a pty), stopped with Ctrl-D."""
+    import json
+    import os
+    import pty
+    import shlex
+    import subprocess
+    import sys
+    from tests.conftest import REPO
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SIFT_")}
+    env.update(SIFT_HOME="home", PYTHONPATH=str(REPO))
+    terminal, its_end = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "mcp_server", "--root", "notes", "--no-worker"], cwd=tmp_path,
+                            env=env, stdin=its_end, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    os.close(its_end)
+    try:
+        os.write(terminal, b"\x04")  # Ctrl-D: end of input
+        err = proc.communicate(timeout=120)[1]  # a hang guard, not a speed assertion
+    finally:
+        proc.kill()
+        os.close(terminal)
+    code = next(line for line in err.splitlines() if line.startswith("sift-mcp: to give it to Claude Code: "))
+    assert shlex.split(code.split(": ", 2)[2])[-7:] == [
+        "--", sys.executable, "-m", "mcp_server", "--root", str(notes.resolve()), "--no-worker"], code
+    said = "sift-mcp: to give it to Claude Desktop, in claude_desktop_config.json:\n"
+    assert said in err, err
+    config = json.JSONDecoder().raw_decode(err[err.index(said) + len(said):])[0]
+    assert config == {"mcpServers": {"sift": {
+        "command": sys.executable, "args": ["-m", "mcp_server", "--root", str(notes.resolve()), "--no-worker"],
+        "env": {"SIFT_HOME": str((tmp_path / "home").resolve())}}}}, config
+
+
 def test_a_folder_that_is_not_there_is_told_the_one_beside_it_meant(tmp_path, monkeypatch):
     """'--root ~/Notes' (or 'ingest enqueue ~/ntoes') said only that it did not exist; the folder beside it whose
     name differs in case or by a slip of the keyboard is offered, and a '~' says which home it was read in."""
