@@ -719,7 +719,11 @@ def _stats_text(conn, settings, as_json: bool) -> str:
     from search.index import status
     from workers import stats
     report = stats.gather(conn, settings, _model_summary(settings))
-    return status.as_json(report) if as_json else stats.render(report, stats.CLI)
+    if as_json:
+        return status.as_json(report)
+    # a slip's home, its empty index made by an earlier command or start: the home meant beside it, as before that
+    return stats.render(report, stats.CLI) + (_home_meant(settings.index_path.parent) if not report["collections"]
+                                              else "")
 
 
 def _empty_stats(settings, nothing: str, as_json: bool) -> str:

@@ -81,8 +81,10 @@ def _home_not_found(given: str | None, flag: bool = False) -> str | None:
     if os.path.isabs(os.path.expanduser(given)):  # a slip (~/.sfit): a new, empty home beside the one meant
         from search.setting_names import home_meant
         meant = home_meant(os.path.expanduser(given))
-        return meant and (f"{'--home ' if flag else 'SIFT_HOME='}{given} holds no index, but {meant} beside it "
-                          "does: if that home was meant, give it")
+        empty = os.path.exists(os.path.join(os.path.expanduser(given), "index.db"))  # made by a start before
+        return meant and (f"{'--home ' if flag else 'SIFT_HOME='}{given} holds "
+                          f"{'nothing indexed' if empty else 'no index'}, but {meant} beside it does: if that home "
+                          "was meant, give it")
     home = os.path.realpath(given)
     if os.path.exists(os.path.join(home, "index.db")):
         return None

@@ -53,8 +53,9 @@ def slip_text(name: str, meant: str) -> str:
 
 
 def home_meant(home: Path | str) -> Path | None:
-    """The home beside ``home`` whose name is close and that holds an index, when ``home`` does not exist: a slip
-    in SIFT_HOME (~/.sfit) said only 'nothing indexed yet', as if the notes indexed into ~/.sift were gone."""
+    """The home beside ``home`` whose name is close and that holds an index, when ``home`` does not exist or holds no
+    collection: a slip in SIFT_HOME (~/.sfit) said only 'nothing indexed yet', as if the notes indexed into
+    ~/.sift were gone (and from its second start on, the slip's own new, empty index hid the hint)."""
     home = Path(home)
     if _holds_collections(home / "index.db"):  # not home.exists(): its first sift-mcp's worker makes the slip's home
         return None                             # (a queue, an index of no collection), unsaid on every later start

@@ -471,5 +471,8 @@ def test_a_home_that_is_not_there_beside_one_with_an_index_is_told_the_one_meant
     assert capsys.readouterr().err == (f"ingest: error: no index at {tmp_path / '.sfit' / 'index.db'}: run `ingest "
                                        f"enqueue PATH` first{meant}\n")
     assert not (tmp_path / ".sfit").exists(), "a command that only reads makes no home"
+    db.connect(tmp_path / ".sfit" / "index.db").close()  # an earlier start made it: the hint was not given again
+    assert cli.main(["stats"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith(meant)
     monkeypatch.setenv("SIFT_HOME", str(tmp_path / "elsewhere"))
     assert cli.main(["stats"]) == 0 and "did you mean" not in capsys.readouterr().out

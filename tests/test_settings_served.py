@@ -241,6 +241,25 @@ def test_an_absolute_home_that_is_not_there_names_the_one_beside_it_meant(monkey
     assert served.unusable is None and served.problems == [
         f"{named}{slip} holds no index, but {tmp_path / '.sift'} beside it does: if that home was meant, give it "
         f"{where} and restart the client"], served.problems
+    # its first start made the slip's home and its empty index: the second start said nothing of the home meant
+    db.connect(tmp_path / ".sfit" / "index.db").close()
+    served = server._served_settings(server.build_parser().parse_args(["--home", slip] if given == "flag" else []))
+    assert served.problems == [
+        f"{named}{slip} holds nothing indexed, but {tmp_path / '.sift'} beside it does: if that home was meant, give "
+        f"it {where} and restart the client"], served.problems
     monkeypatch.setenv("SIFT_HOME", str(tmp_path / "elsewhere"))
     args = server.build_parser().parse_args([])
     assert server._served_settings(args).problems == [], "no home close to it holds an index: a new home"
+
+
+def test_a_home_with_passages_is_not_told_of_a_close_one(tmp_path_factory, model_path):
+    """The hint for a slip's home is given while that home has nothing indexed (search.setting_names.home_meant
+    counts its passages): a home that holds some is the one meant, whatever is beside it."""
+    from search.index import db
+    from search.setting_names import home_meant
+    from tests.conftest import tree_built_once
+    from tests.test_cli_start_imports import TREE
+    home = tree_built_once(tmp_path_factory, model_path, TREE, "mixed")  # the build that module shares
+    db.connect(home.parent / "homes" / "index.db").close()  # a close name beside it, holding an index
+    assert home_meant(home) is None
+    assert home_meant(home.parent / "hom") == home, "a home not there is still told the close one"
