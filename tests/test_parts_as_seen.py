@@ -172,6 +172,17 @@ def test_every_answer_during_a_first_build_in_parts_says_it_is_partial(sift_env,
     assert "notes/n20.md" in seen[-1][1] and "partial" not in seen[-1][1], seen[-1][1]
 
 
+def _a_build(conn, name: str, root, planned: dict, discovered_ago: float) -> int:
+    """A generation of collection ``name`` planned with ``planned`` (file: change), discovered that many seconds ago."""
+    from search.index import store
+    collection = store.ensure_collection(conn, name, str(root))
+    gen = store.begin_generation(conn, collection["id"], None)
+    store.record_plan(conn, gen, collection["id"], planned, {}, len(planned))
+    with conn:  # as discover stamped it then
+        conn.execute("UPDATE generations SET discovered = ? WHERE id = ?", (time.time() - discovered_ago, gen))
+    return gen
+
+
 def test_the_eta_counts_the_files_of_a_job_being_embedded_by_its_chunks(sift_env, tmp_path):
     """A part of notes-en's first build, 56 s in: 1 of 101 files written (a small first job's), the other 75 of a
     job at 96 of its 122 chunks after 55 s. Stats said 'ETA 1.6 h' (100 files at one per 56 s), 20 s from the job's
@@ -179,12 +190,8 @@ def test_the_eta_counts_the_files_of_a_job_being_embedded_by_its_chunks(sift_env
     from search.index import status, store
     from workers import runtime
     conn = runtime.index()
-    collection = store.ensure_collection(conn, "notes", str(tmp_path))
-    gen = store.begin_generation(conn, collection["id"], None)
     names = [f"n{i:03}.md" for i in range(101)]
-    store.record_plan(conn, gen, collection["id"], dict.fromkeys(names, "added"), {}, 101)
-    with conn:  # as discover stamped it then
-        conn.execute("UPDATE generations SET discovered = ? WHERE id = ?", (time.time() - 56, gen))
+    gen = _a_build(conn, "notes", tmp_path, dict.fromkeys(names, "added"), 56)
     store.mark(conn, gen, names[:1], "write", "done")
     store.record_work(conn, gen, "embed", names[1:76], 65_000, time.time() - 55, 96, 122)  # this process
     [c] = status.collect(conn)["collections"]
@@ -200,12 +207,8 @@ def test_before_any_file_is_done_the_eta_goes_by_the_jobs_own_pace(sift_env, tmp
     from search.index import status, store
     from workers import runtime
     conn = runtime.index()
-    collection = store.ensure_collection(conn, "notes", str(tmp_path))
-    gen = store.begin_generation(conn, collection["id"], None)
     names = [f"n{i:03}.md" for i in range(100)]
-    store.record_plan(conn, gen, collection["id"], dict.fromkeys(names, "added"), {}, 100)
-    with conn:  # as discover stamped it then
-        conn.execute("UPDATE generations SET discovered = ? WHERE id = ?", (time.time() - 60, gen))
+    gen = _a_build(conn, "notes", tmp_path, dict.fromkeys(names, "added"), 60)
     began = time.time() - 5
     store.record_work(conn, gen, "embed", names[:30], 90_000, began, 8, 300)  # this process
     [c] = status.collect(conn)["collections"]
@@ -221,22 +224,14 @@ def test_a_big_file_embedded_alone_gives_no_pace_of_the_other_files(sift_env, tm
     from search.index import status, store
     from workers import runtime
     conn = runtime.index()
-    collection = store.ensure_collection(conn, "notes", str(tmp_path))
-    gen = store.begin_generation(conn, collection["id"], None)
     names = [f"n{i:03}.md" for i in range(101)]
-    store.record_plan(conn, gen, collection["id"], dict.fromkeys(names, "added"), {}, 101)
-    with conn:
-        conn.execute("UPDATE generations SET discovered = ? WHERE id = ?", (time.time() - 10, gen))
+    gen = _a_build(conn, "notes", tmp_path, dict.fromkeys(names, "added"), 10)
     store.record_work(conn, gen, "embed", names[:1], 160_000, time.time() - 10, 32, 300)  # this process
     [c] = status.collect(conn)["collections"]
     progress = c["building"]["progress"]
     assert progress["slow"] and progress["eta_seconds"] is None, progress
     # a build of the big note alone (an edit of it): its own pace tells
-    other = store.ensure_collection(conn, "big", str(tmp_path / "big"))
-    gen = store.begin_generation(conn, other["id"], None)
-    store.record_plan(conn, gen, other["id"], {"big.md": "modified"}, {}, 1)
-    with conn:
-        conn.execute("UPDATE generations SET discovered = ? WHERE id = ?", (time.time() - 10, gen))
+    gen = _a_build(conn, "big", tmp_path / "big", {"big.md": "modified"}, 10)
     store.record_work(conn, gen, "embed", ["big.md"], 160_000, time.time() - 10, 32, 300)
     big = next(c for c in status.collect(conn)["collections"] if c["name"] == "big")
     assert 60 <= big["building"]["progress"]["eta_seconds"] <= 150, big["building"]  # 268 chunks at 3.2/s
