@@ -117,6 +117,7 @@ INTERRUPTED_LOG = """
 import os, signal, sys, threading, time
 from search.model import llama_streams
 llama_streams.quiet_llama()
+signal.signal(signal.SIGINT, signal.default_int_handler)  # a shell's background job (CI's) starts with it ignored
 callback, caught, go, stop = (llama_streams._log["callback"], threading.Semaphore(0), threading.Event(),
                               threading.Event())
 SENT = 20
