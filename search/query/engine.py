@@ -675,6 +675,7 @@ class Engine:
         caller's words (the MCP tools', or ``ingest stats`` and ``ingest enqueue``), for a file not indexed yet.
         """
         started = time.perf_counter()
+        self._per_search.asked = Asked()  # its snippets mark no form of the last search this (pool) thread ran
         if (chunk_id is None) == (path is None):
             raise SearchError("give either a chunk id or a path, not both and not neither")
         if chunk_id is not None and not whole(chunk_id):
