@@ -9,15 +9,18 @@ import re
 
 from search.query.hits import BIBLIOGRAPHY_ENDINGS
 from search.query.passages import Passages
+from search.query.question import content
 
 CITEKEY = re.compile(r"@?([^\W_][\w:.+/-]*)")  # Better BibTeX's keys and Pandoc's @key, one word
 
 
 def citing_first(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
-    """``ranked`` with the passages keyword search found first, in their order, when the query is one word that
-    heads a .bib entry among them (its citekey), in hybrid search; scores stay as ranked, a note says so."""
+    """``ranked`` with the passages keyword search found first, in their order, when the query is one word (its
+    question's framing words aside) that heads a .bib entry among them (its citekey), in hybrid search; scores stay
+    as ranked, a note says so."""
     from search.query.reordering import moved_first
-    asked = CITEKEY.fullmatch(query.strip())
+    # the key asked about in a question ('which files refer to geobase2004nhn', question.CITING) is the key too
+    asked = CITEKEY.fullmatch(content(query).strip())
     if mode != "hybrid" or not ranked or asked is None:
         return ranked
     files = read.catalog.files([hit[0] for hit in ranked])
