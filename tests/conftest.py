@@ -275,6 +275,7 @@ def run_ingest_here(capsys, *args: str, env: dict | None = None) -> subprocess.C
     ``env``: the environment it runs in, as ``run_ingest``'s (else this process's), with that home's queue: this
     process's huey keeps the one it was imported with, so a search here read the session's SQLite queue."""
     from ingest import cli
+    from search.settings import FLAG_VARIABLES
     from workers import runtime
     capsys.readouterr()  # what the test printed before is not the command's
     with pytest.MonkeyPatch.context() as patch:
@@ -292,10 +293,17 @@ def run_ingest_here(capsys, *args: str, env: dict | None = None) -> subprocess.C
             runtime.reset()
             # the tasks stay registered with this process's huey: only its storage is env's
             patch.setattr(app.huey, "storage", app.make_huey().storage)
+        flagged = {variable: os.environ.get(variable) for variable in FLAG_VARIABLES.values()}
         try:
             code = cli.main(list(args))
         except SystemExit as exit_:  # argparse's errors, as the script's sys.exit(main()) ends with its status
             code = exit_.code
+        finally:  # its setting flags (--chunk-tokens …) are written to SIFT_* for good (use_flags): not this test's
+            for variable, value in flagged.items():
+                if value is None:
+                    os.environ.pop(variable, None)
+                else:
+                    os.environ[variable] = value
     if env is not None:
         runtime.reset()
     said = capsys.readouterr()

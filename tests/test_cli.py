@@ -1481,3 +1481,15 @@ def test_stats_with_the_queue_unreadable_do_not_say_no_worker_took_a_job(immedia
     assert "jobs in queue: unknown (the queue cannot be read: the queue's Redis" in out and \
         "building: generation 2" in out, out
     assert "no worker has taken a job" not in out, out
+
+
+def test_ingest_run_in_the_tests_process_leaves_its_setting_flags_behind(sift_env, capsys):
+    """run_ingest_here runs ingest.cli.main here, whose flags are written to their SIFT_* variables
+    (search.settings.use_flags) for the process and its children: a flag no fixture had set (--chunk-tokens,
+    --max-file-chunks) stayed in this process's environment, so every later test of the xdist worker built with it."""
+    import os
+    from search.settings import FLAG_VARIABLES
+    before = {variable: os.environ.get(variable) for variable in FLAG_VARIABLES.values()}
+    said = run_ingest_here(capsys, "--chunk-tokens", "64", "--max-file-chunks", "5", "stats")
+    assert said.returncode == 0, said.stderr
+    assert {variable: os.environ.get(variable) for variable in FLAG_VARIABLES.values()} == before
