@@ -1015,8 +1015,10 @@ def cmd_search(args) -> int:
         from search.index.status import as_json
         print(as_json(answer.as_dict()))
         return 0
+    # a slip's home (~/.sfit), its empty index made by an earlier start: the home meant, as stats names it
+    meant = _home_meant(settings.index_path.parent) if NOTHING_REGISTERED in answer.notes else ""
     for note in answer.notes:
-        print(printable(f"note: {_in_cli_words(note)}"))
+        print(printable(f"note: {_in_cli_words(note)}{meant if note == NOTHING_REGISTERED else ''}"))
     if not answer.hits:
         print("no results")
         # a first build (of every collection, or the one searched): where to watch it, and whether a worker runs;

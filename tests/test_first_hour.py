@@ -461,6 +461,7 @@ def test_a_home_that_is_not_there_beside_one_with_an_index_is_told_the_one_meant
     notes indexed into ~/.sift were gone: the home beside it whose name is close and holds an index is named."""
     from ingest import cli
     from search.index import db
+    from search.query.answer_notes import NOTHING_REGISTERED
     db.connect(tmp_path / ".sift" / "index.db").close()  # a real index, made as a worker makes it
     (tmp_path / ".sfitt").mkdir()  # closer still, but holds no index: not offered
     monkeypatch.setenv("SIFT_HOME", str(tmp_path / ".sfit"))
@@ -474,5 +475,7 @@ def test_a_home_that_is_not_there_beside_one_with_an_index_is_told_the_one_meant
     db.connect(tmp_path / ".sfit" / "index.db").close()  # an earlier start made it: the hint was not given again
     assert cli.main(["stats"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].endswith(meant)
+    assert cli.main(["search", "pelican", "--mode", "keyword"]) == 0  # 'no folder is registered' alone, before
+    assert f"note: {NOTHING_REGISTERED}{meant}\n" in capsys.readouterr().out
     monkeypatch.setenv("SIFT_HOME", str(tmp_path / "elsewhere"))
     assert cli.main(["stats"]) == 0 and "did you mean" not in capsys.readouterr().out
