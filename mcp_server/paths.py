@@ -63,6 +63,8 @@ def _link_meant(raw: str, indexed_by_name) -> str:
     tail = "/".join(part for part in raw.split("/") if part not in ("..", "."))
     cut = tail.rfind("#")
     for path, place in [(tail, "")] + ([(tail[:cut], tail[cut:])] if cut > 0 else []):
+        if not path.rsplit("/", 1)[-1]:  # '../', '..': no file named (by '' every folder is found, offered for it)
+            continue
         found = [f"{collection}/{relative}" for collection, relative in indexed_by_name(path.rsplit("/", 1)[-1])]
         ending = [f for f in found if f == path or f.endswith("/" + path)]
         if ending or found:

@@ -280,7 +280,8 @@ def test_read_file_on_a_notes_relative_link_to_a_paper_names_the_paper(immediate
     shutil.copy(need_data("pdf/en/google-doc-document.pdf"), root / "papers" / "zen.pdf")
     ingest(root, "research")
     for path, said in [("../papers/zen.pdf#page=1", "did you mean 'research/papers/zen.pdf#page=1'?"),
-                       ("../papers/zen.pdf", "did you mean 'research/papers/zen.pdf'?"), ("../../etc/passwd", None)]:
+                       ("../papers/zen.pdf", "did you mean 'research/papers/zen.pdf'?"), ("../../etc/passwd", None),
+                       ("../", None), ("..", None)]:  # a link to no file: every folder was offered for it
         try:
             reading.read(Sift(load()), path, None, None, None)
         except Problem as problem:
