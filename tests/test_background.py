@@ -960,14 +960,10 @@ def test_ctrl_c_stops_an_embed_job_at_its_next_batch_and_the_next_start_goes_on(
     """An embed job of a build (a file over 64 KiB travels alone) held Ctrl-C for all of its chunks: 180 s for
     one job on a busy laptop. It now queues the rest again with the vectors it has, and the next start goes on."""
     import signal
-    from workers.tasks import JOB_BYTES
     env = {**sift_env, "SIFT_BACKGROUND_CHUNKS": "0", "SIFT_EMBED_BATCH": "4"}  # embedded in its build
-    # 200 chunks (50 batches of 4) and 52,000 blank lines after them, which no chunk holds: 69 KB, over 64 KiB
-    # (workers.tasks.JOB_BYTES), a job of its own. The 800 chunks of 68 KB it was took most of the test's
-    # 42-74 s, nearly all of them embedded after the restart
-    big = big_note(200, "narwhal") + "\n" * 52_000
-    assert len(big.encode()) > JOB_BYTES
-    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings.\n", "big.md": big})
+    # 800 chunks (200 batches of 4; 70 KB, over 64 KiB: a job of its own), not 1,500: all embedded at the restart
+    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings.\n",
+                                           "big.md": big_note(800, "narwhal")})
     index = Path(sift_env["SIFT_HOME"]) / "index.db"
     worker = Consumer(env, 2, tmp_path / "consumer.log")
     try:
