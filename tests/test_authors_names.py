@@ -93,6 +93,30 @@ def test_nicknames_past_the_first_seventy_seven_are_found(recorded, asked, found
     assert authors.wrote(recorded, asked) is found, (recorded, asked)
 
 
+@pytest.mark.parametrize("recorded, asked, found", [
+    ("Ursula von der Leyen Anna Lee", "Ursula Lee", False), ("Ursula von der Leyen Anna Lee", "Leyen Lee", False),
+    ("Ursula von der Leyen Anna Lee", "Anna Lee", True), ("Ursula von der Leyen Anna Lee", "Ursula Leyen", True),
+    ("Jan Pieter van der Berg Smit", "Jan Smit", True), ("Maria del Carmen García López", "Maria López", True),
+])
+def test_persons_run_together_after_a_dutch_or_german_particle_are_two(recorded, asked, found):
+    """A PDF's 'Ursula von der Leyen Anna Lee' was read as one person's name by its particle, three words after it as
+    a Spanish name has ('del Carmen García López'), and 'Ursula Lee' found it. After 'von', 'van', 'der' … a surname
+    of one or two words stands: the rest is another person."""
+    assert authors.wrote(recorded, asked) is found, (recorded, asked)
+
+
+@pytest.mark.parametrize("recorded, asked, found", [
+    ("Johannes Hendrikus Maria van den Berg", "Jan van den Berg", True),
+    (Apart("Johannes Hendrikus Maria van den Berg"), "Jan Berg", True), ("Cornelis Smit", "Kees Smit", True),
+    ("Hendrik de Vries", "Henk de Vries", True), ("Johannes Smit", "Jan", False), ("Johannes Smit", "Jan Berg", False),
+    ("Johannes Hendrikus Maria van den Berg", "J.H.M. van den Berg", True),
+])
+def test_a_dutch_name_is_found_by_the_name_its_person_is_called_by(recorded, asked, found):
+    """A Dutch thesis records 'Johannes Hendrikus Maria van den Berg', who is called Jan: 'Jan van den Berg' found
+    no one ('Jan' begins no word of it, and the nicknames were English). Beside the surname only, as a nickname."""
+    assert authors.wrote(recorded, asked) is found, (recorded, asked)
+
+
 def test_the_nickname_table_keeps_false_matches_out():
     """A nickname stands for three given names at most (names.csv relates 'bert' to 18, 'al' to 14: each a person
     not asked for), and none is itself a given name the table lists (it would find another person by their name)."""

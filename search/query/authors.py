@@ -146,19 +146,26 @@ def _together(person: tuple[str, ...], words: tuple[str, ...]) -> bool:
 _JOINING = _PARTICLES | {"los", "las"}
 ONE_NAME_GIVEN = 2  # words at most before a name's particle: its given names ('José María de la Fuente')
 ONE_NAME_AFTER = 3  # words at most after it: 'del Carmen García López' (a given name's, then two surnames)
+# Dutch and German particles: a surname of one or two words after them ('van den Berg', 'van der Berg Smit'), where a
+# Spanish name's 'del' or 'de' may stand before a given name and two surnames
+_GERMANIC = frozenset({"von", "van", "der", "den", "ter", "ten", "zu"})
+GERMANIC_AFTER = 2
 
 
 def _one_name(person: tuple[str, ...]) -> bool:
     """Whether a person of a document's metadata author, though of RUN_ON words or more, reads as one person's name by
     a particle inside it: at most ONE_NAME_GIVEN words before it, at most ONE_NAME_AFTER after ('Maria del Carmen
-    García López', 'Jan Pieter van der Berg'), as a Spanish, Portuguese or Dutch name is written. Persons run
-    together are no such name ('Anna Lee Ben Okafor' has no particle; 'Anna Lee Ursula von der Leyen' three words
-    before it), so 'Maria López' finds her, and 'Anna Okafor' still no one."""
+    García López', 'Jan Pieter van der Berg'), as a Spanish, Portuguese or Dutch name is written; after a Dutch or
+    German particle (``_GERMANIC``) at most GERMANIC_AFTER, a surname. Persons run together are no such name ('Anna
+    Lee Ben Okafor' has no particle; 'Anna Lee Ursula von der Leyen' three words before it, 'Ursula von der Leyen
+    Anna Lee' three after 'von der'), so 'Maria López' finds her, and 'Anna Okafor' or 'Ursula Lee' still no one."""
     at = next((i for i, word in enumerate(person) if i and word in _JOINING), None)
     if at is None or person[0] in _JOINING or person[-1] in _JOINING or _full_words(person) < RUN_ON:
         return False
     full = [len(word) > 1 and word not in _JOINING for word in person]
-    return sum(full[:at]) <= ONE_NAME_GIVEN and sum(full[at:]) <= ONE_NAME_AFTER
+    end = next(i for i in range(at, len(person)) if person[i] not in _JOINING)  # the particles before the surname
+    after = GERMANIC_AFTER if _GERMANIC & set(person[at:end]) else ONE_NAME_AFTER
+    return sum(full[:at]) <= ONE_NAME_GIVEN and sum(full[at:]) <= after
 
 
 def _full_words(words: tuple[str, ...]) -> int:

@@ -3,13 +3,15 @@ asked for as 'Bob Smith' finds Robert Smith (search.query.authors, beside the su
 its name ('Ben' of Benjamin, 'Alex' of Alexander) needs no entry: a short form beside the surname is matched by its
 letters already.
 
-Some 130 nicknames (164 pairs), chosen by hand: the best-known English hypocorisms of other letters (as Wikipedia's
+Some 130 English nicknames (164 pairs), chosen by hand: the best-known English hypocorisms of other letters (as Wikipedia's
 "Hypocorism" gives English ones: Bob, Bill, Peggy …), 150 of the pairs among those carltonnorthern/nicknames'
 names.csv relates (Apache-2.0, https://github.com/carltonnorthern/nicknames, on PyPI as `nicknames` 1.0.1). Not that
 package itself: its 2,691 pairs relate a nickname to any name it may stand for (of its 1,384 nicknames, 557 to two
 names or more, 'bert' to 18, 'al' to 14), 'bill' to Robert beside William, 'jack' to Jacqueline, 'day' to David,
 'leah' to Ashley, 'dan' to Sheridan; and here each guess is a person the user did not ask for. Kept so: a nickname
-stands for three names at most, and none is a given name the table lists (tests/test_authors_names.py).
+stands for three names at most, and none is a given name the table lists (tests/test_authors_names.py). Beside them
+13 Dutch and German names a person is called by instead of the given names a document records ('Jan', 'Henk', 'Kees'
+of Johannes, Hendrik, Cornelis; 'Hans', 'Fritz'), as Dutch theses and papers record the full ones.
 """
 from __future__ import annotations
 
@@ -54,6 +56,12 @@ LONG_FORMS: dict[str, tuple[str, ...]] = {
     "wally": ("walter", "wallace"), "woody": ("woodrow",), "zeke": ("ezekiel",), "liza": ("elizabeth",),
     "trixie": ("beatrice", "beatrix"),
     "xander": ("alexander",),  # not in names.csv: its end, as 'drew' is Andrew's
+    # Dutch and German names a person is called by (a Dutch 'roepnaam'), the official given names recorded in a
+    # thesis's or a paper's metadata: 'Jan van den Berg' is Johannes Hendrikus Maria van den Berg
+    "jan": ("johannes",), "hans": ("johannes", "johann"), "joop": ("johannes",), "henk": ("hendrik", "hendrikus"),
+    "kees": ("cornelis",), "wim": ("willem", "wilhelmus"), "klaas": ("nicolaas",), "toon": ("antonius",),
+    "koos": ("jacobus",), "sjaak": ("jacobus",), "heinz": ("heinrich",), "fritz": ("friedrich",),
+    "sepp": ("josef", "joseph"),
 }
 
 
