@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from search.query.engine import Engine
-from search.query.question import content, framing
-from tests.conftest import in_home, ingest, need_data, notes_en_built_once, write_tree
+from search.query.question import content, framing, phrases_known
+from tests.conftest import in_home, ingest, ingest_keyword_only, need_data, notes_en_built_once, write_tree
 
 
 def test_an_english_question_is_searched_by_what_it_asks_about():
@@ -39,6 +39,39 @@ def test_a_question_for_the_files_citing_something_is_searched_by_what_they_cite
         assert content(query) == kept, query
     for query in ("cite this paper", "mention bot", "release notes mention breaking change", "papers cited by Smith"):
         assert content(query) == query, query
+
+def test_a_verb_of_citing_that_begins_a_phrase_the_notes_hold_is_the_subjects_word():
+    """'which notes reference counting' asks for the notes about reference counting: it was read as the notes that
+    reference 'counting'. Where a passage holds the verb and the plain word after it side by side, the verb stays;
+    a citekey, a name or 'the' after it is what the files cite, whatever the index holds."""
+    with phrases_known(lambda words: words == "reference counting"):
+        assert content("which notes reference counting") == "reference counting"
+        assert content("which notes mention counting") == "counting"  # not a phrase held
+    with phrases_known(lambda words: True):
+        for query, kept in [("which notes reference geobase2004nhn", "geobase2004nhn"),
+                            ("Which papers mention BERT?", "BERT"), ("which notes reference the budget", "the budget"),
+                            ("which notes cite counting", "counting")]:  # 'cite' is no noun
+            assert content(query) == kept, query
+    assert content("which notes reference counting") == "counting"  # outside a search: no index to ask
+
+
+@pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
+def test_which_notes_reference_counting_finds_the_note_on_reference_counting(immediate, tmp_path, embedder,
+                                                                              postings):
+    """Searched as 'counting', the note counting sheep ranked first; the one on reference counting is first now, and
+    'which notes cite geobase2004nhn' still finds the note citing the key, not the one saying 'counting'."""
+    write_tree(tmp_path / "notes", {
+        "memory.md": "# Memory\n\nCPython frees an object by reference counting, when its count drops to zero.\n",
+        "sleep.md": "# Sleep\n\nCounting sheep, counting breaths, counting backwards: counting helps.\n",
+        "reading.md": "# Reading\n\nThe survey [@geobase2004nhn] is good on geodesic bases.\n"})
+    ingest_keyword_only(tmp_path / "notes")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder, keyword_postings=postings)
+    if postings:
+        engine.warm()
+    hits = engine.search("which notes reference counting", mode="keyword").hits
+    assert [h.path for h in hits][:1] == ["memory.md"], [h.path for h in hits]
+    assert [h.path for h in engine.search("which notes cite geobase2004nhn", mode="keyword").hits] == ["reading.md"]
+
 
 def test_a_statement_keeps_its_words():
     """A claim, and keyword queries that begin with a word a question can begin with but go on otherwise."""

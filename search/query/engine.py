@@ -99,7 +99,8 @@ class Engine:
     def search(self, query: str, limit: int = 10, mode: str = "hybrid", filters: Filters | None = None) -> Answer:
         known = authors.KnownWriters()  # 'did Docker publish': a writer only if the index knows one so named
         self._per_search.asked = Asked()  # this search's forms, on its own thread: none of the last one's
-        with question.writers_known(known):
+        phrases = question.KnownPhrases(lambda: known.read)  # 'which notes reference counting': a phrase held
+        with question.writers_known(known), question.phrases_known(phrases):
             return self._search(query, limit, mode, filters, known)
 
     def _search(self, query: str, limit: int, mode: str, filters: Filters | None, known) -> Answer:

@@ -106,6 +106,60 @@ _CITING = r"(?:citing|mentioning|referencing|discussing|quoting|(?:referring|lin
 CITING = re.compile(
     rf"\b(?:which|what)\s+(?:of\s+(?:my|our|the)\s+)?{_FILES}\s+(?:(?:that|which)\s+)?{_CITE}\b"
     rf"|\b(?:(?:the|any|all)\s+)?{_FILES}\s+(?:(?:that|which)\s+{_CITE}|{_CITING})\b", re.IGNORECASE)
+# A verb of CITING that is a noun too, and the plain word after it in small letters: 'which notes reference counting'
+# asks for the notes about reference counting, and was searched as 'counting' (a note on counting sheep first). Read
+# so only where some passage holds the two words side by side (``phrases_known``); a citekey, a name, a path or 'the'
+# after the verb is what the files cite ('which notes reference geobase2004nhn', 'which notes mention BERT').
+_NOUN_TOO = re.compile(r"(?i)\b(?:reference|quote|mention)s?$")
+_PLAIN = re.compile(r"\s+([a-z]+(?:-[a-z]+)*)(?![\w@/:'’-]|\.\w)")
+_NOT_PLAIN = GOES_ON | FUNCTION | frozenset(
+    "of in on for from by with and or to at as any some all every each no my our your their his her its".split())
+
+# Whether a passage of the index holds some words side by side, for the search under way (``phrases_known``, set by
+# search.query.engine); outside a search (None) a verb of CITING is read as one.
+_HELD_PHRASE: ContextVar[Callable[[str], bool] | None] = ContextVar("held_phrase", default=None)
+
+
+@contextmanager
+def phrases_known(held: Callable[[str], bool]) -> Iterator[None]:
+    """Within it, 'which notes reference counting' keeps 'reference' where ``held('reference counting')``."""
+    token = _HELD_PHRASE.set(held)
+    try:
+        yield
+    finally:
+        _HELD_PHRASE.reset(token)
+
+
+class KnownPhrases:
+    """Whether a published passage holds words side by side (``phrases_known``), for one search: asked of the
+    catalog's connection ``read()`` gives (None before the search has one: no phrase), each answer kept."""
+
+    def __init__(self, read: Callable[[], object]):
+        self._read = read
+        self._answers: dict[str, bool] = {}
+
+    def __call__(self, words: str) -> bool:
+        read = self._read()
+        if read is None:
+            return False
+        if words not in self._answers:
+            from search.index import keyword_reads
+            self._answers[words] = keyword_reads.phrase_published(read.conn, '"' + words.replace('"', '""') + '"')
+        return self._answers[words]
+
+
+def _citing_out(text: str) -> str:
+    """``text`` without CITING's framing, but for a verb that is the first word of a phrase the index holds
+    (``_NOUN_TOO``: 'reference counting')."""
+    def out(match: re.Match) -> str:
+        verb = _NOUN_TOO.search(match.group(0))
+        after = _PLAIN.match(text, match.end())
+        held = _HELD_PHRASE.get()
+        if verb and after and held is not None and after.group(1) not in _NOT_PLAIN \
+                and held(f"{verb.group(0)} {after.group(1)}"):
+            return f" {verb.group(0)}"
+        return " "
+    return CITING.sub(out, text)
 
 # What an assistant's question says of the user's note rather than of its subject: 'what did I decide about …', 'I
 # remember a note comparing …', 'the note about …', 'the approach I noted down', 'where did I write down …'. Each of
@@ -268,7 +322,7 @@ def _pieces(query: str) -> list[tuple[str, bool]]:
     pieces, at = [], 0
     for match in [*QUOTED.finditer(query), None]:
         start, end = (match.start(), match.end()) if match else (len(query), len(query))
-        unquoted = _CHINESE.sub(" ", _RECALLED_ZH.sub(" ", CITING.sub(" ", query[at:start])))
+        unquoted = _CHINESE.sub(" ", _RECALLED_ZH.sub(" ", _citing_out(query[at:start])))
         unquoted = OWN_NOTES.sub(" ", _KOREAN.sub(" ", _JAPANESE.sub(" ", unquoted)))
         unquoted = _uncontracted(RECALLING.sub(" ", _by_someone(WHEN_WRITTEN.sub(" ", unquoted))))
         pieces += [(w, False) for w in WORD.findall(unquoted)]
