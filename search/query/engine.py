@@ -432,7 +432,8 @@ class Engine:
             content = question.content(query)
             words = keyword.subject_words(query_words(content)[:keyword.MAX_TERMS], keyword.as_typed(query))
             held = keyword.held_forms(content, functools.partial(postings.tokens, conn), postings.documents,
-                                      functools.partial(keyword_reads.phrase_published, conn))
+                                      functools.partial(keyword_reads.phrase_published, conn),
+                                      functools.partial(keyword_reads.vocabulary_between, conn))
             self._asked.held = (content, held)  # its snippets mark them (``stem_matches``)
             swapped = keyword.slip_forms(content, functools.partial(postings.tokens, conn), postings.documents,
                                          keyword.as_typed(query), held, keyword.sentence_starts(query),
@@ -450,7 +451,8 @@ class Engine:
         # each word's passages counted once for both (FTS5's vocabulary table reads a word's whole doclist)
         documents = TermCounts(conn)  # and a word's variants counted in one statement, not one each
         self._asked.held = (content, keyword.held_forms(content, functools.partial(tokenize, conn), documents,
-                                                  functools.partial(keyword_reads.phrase_published, conn)))
+                                                  functools.partial(keyword_reads.phrase_published, conn),
+                                                  functools.partial(keyword_reads.vocabulary_between, conn)))
         swapped = keyword.slip_forms(content, functools.partial(tokenize, conn), documents,
                                      keyword.as_typed(query), self._asked.held[1], keyword.sentence_starts(query),
                                      functools.partial(keyword.written_as_name, conn),

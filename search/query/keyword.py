@@ -16,7 +16,7 @@ import unicodedata
 from typing import Callable
 
 from search.index import chunk_reads, keyword_reads
-from search.query import question, run_together
+from search.query import compound_heads, question, run_together
 from search.query.filters import Filters
 from search.query.inflection import GUESSED, compound_parts, compounds, latin_forms, query_languages
 from search.query.postings import COLUMNS, tokenize
@@ -92,7 +92,8 @@ def left_out(query: str) -> set[str]:
 
 
 def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], documents: Callable[[str], int],
-               side_by_side: Callable[[str], bool] | None = None) -> dict[str, list[str]]:
+               side_by_side: Callable[[str], bool] | None = None,
+               between: Callable[[str, str], list[tuple[str, int]]] | None = None) -> dict[str, list[str]]:
     """{a word of the query: its other forms that some passage holds}, asked of the index (``tokens`` of words,
     ``documents`` holding a token), for a word no passage holds: in a query that shows no language
     (``inflection.query_languages``), its German, Spanish, Italian and Portuguese forms (``latin_forms``): 'ricerche
@@ -105,7 +106,8 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
     With ``side_by_side`` (whether a passage holds an FTS5 phrase), a name run together in small letters, as the
     words it is written with ('getusername': 'get user name', ``run_together``), and in a query of a few words, one
     some passage holds where its index form says how it parts (getUserName's 'getusername get user name': so
-    get_user_name is found too, ``run_together.split_held``)."""
+    get_user_name is found too, ``run_together.split_held``). With ``between`` (FTS5's vocabulary by range), the
+    compounds of the index a word begins ('Sierpinski': sierpinskiraum, ``compound_heads``)."""
     languages = query_languages(normalise(query))
     if languages - {"de"}:  # its language's forms are in query_words already
         return {}
@@ -120,8 +122,10 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
                 guessed.setdefault(word, []).extend(compounds(first, second))
     nouns = german_nouns(query)
     split = {word: compound_parts(word, joined="de" in languages or word in nouns) for word in absent}
+    heads = {word: compound_heads.begun(word, between) for word in absent} if between is not None else {}
     forms = list(dict.fromkeys([form for its in guessed.values() for form in its]
-                               + [part for pairs in split.values() for pair in pairs for part in pair]))
+                               + [part for pairs in split.values() for pair in pairs for part in pair]
+                               + [term for terms in heads.values() for term in terms]))
     found_tokens = tokens(forms) if forms else []
     counts = counted(documents, list(dict.fromkeys(t[0] for t in found_tokens if len(t) == 1)))
     held = {form: t[0] for form, t in zip(forms, found_tokens) if len(t) == 1 and counts[t[0]]}
@@ -132,6 +136,8 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
         if both is None:  # a compound of three ('Apfelkuchenrezept': apfel, kuchen, rezept)
             both = _three_parts(pairs, held, tokens, documents, "de" in languages or word in nouns)
         found[word] = list(dict.fromkeys(found.get(word, []) + both))
+    for word, terms in heads.items():  # 'Sierpinski': the compounds it begins ('sierpinskiraum')
+        found[word] = list(dict.fromkeys(found.get(word, []) + [term for term in terms if held.get(term) == term]))
     if languages:
         found = {word: its for word, its in found.items() if its}
     else:
@@ -443,7 +449,8 @@ def edits(word: str) -> list[str]:
 
 def fts5_held_forms(conn: sqlite3.Connection, query: str) -> dict[str, list[str]]:
     """``held_forms`` of the (content of the) ``query``, asked of FTS5."""
-    return held_forms(query, functools.partial(tokenize, conn), functools.partial(keyword_reads.term_documents, conn))
+    return held_forms(query, functools.partial(tokenize, conn), functools.partial(keyword_reads.term_documents, conn),
+                      between=functools.partial(keyword_reads.vocabulary_between, conn))
 
 
 def distinct_forms(words: list[str], tokens: list[tuple[str, ...]], written: set[str]
