@@ -41,10 +41,29 @@ def misspelled(environ=None) -> list[tuple[str, str]]:
     found = []
     for name in sorted(environ):
         if name.startswith("SIFT_") and name not in known:
-            meant = difflib.get_close_matches(name, SETTINGS, n=1, cutoff=CLOSE)
+            meant = [setting for setting in difflib.get_close_matches(name, SETTINGS, n=len(SETTINGS), cutoff=CLOSE)
+                     if _words_slipped(name, setting)]
             if meant:
                 found.append((name, meant[0]))
     return found
+
+
+WORD_CLOSE = 0.75  # difflib's ratio of a word misspelt (MODLE for MODEL, EXCLUDES for EXCLUDE), not another word
+
+
+def _words_slipped(name: str, setting: str) -> bool:
+    """Whether ``name`` is ``setting`` with its words misspelt, run together, cut short (MINS for MINUTES), or one
+    word more or fewer (MODEL_PATH for MODEL, TIMEOUT for EMBED_TIMEOUT, after SIFT_), not with a word of its own in
+    place of one of the setting's: close as whole names, REDIS was told 'did you mean SIFT_RETRIES?', HTTP_PORT
+    SIFT_HTTP_RATE and MODEL_PATH SIFT_MODEL_CACHE, sending the user to set what they never meant."""
+    typed, words = name.split("_")[1:], setting.split("_")[1:]
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, typed, words, autojunk=False).get_opcodes():
+        pairs = zip(typed[i1:i2], words[j1:j2]) if i2 - i1 == j2 - j1 else \
+            [("".join(typed[i1:i2]), "".join(words[j1:j2]))]  # CHUNKTOKENS for CHUNK_TOKENS
+        if op == "replace" and not all(difflib.SequenceMatcher(None, a, b).ratio() >= WORD_CLOSE
+                                       or a[:3] == b[:3] for a, b in pairs):  # RETRIES, MINS: the word's start
+            return False
+    return True
 
 
 def slip_text(name: str, meant: str) -> str:

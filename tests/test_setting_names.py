@@ -29,6 +29,16 @@ def test_only_a_name_close_to_a_settings_is_told():
     assert misspelled(env) == [(S + "EXCLUDES", "SIFT_EXCLUDE"), (S + "MODLE", "SIFT_MODEL")]
 
 
+def test_a_name_with_a_word_of_its_own_is_not_sent_to_another_setting():
+    """Close as whole names, REDIS was told 'did you mean SIFT_RETRIES?', HTTP_PORT SIFT_HTTP_RATE and MODEL_PATH
+    SIFT_MODEL_CACHE: a user who never meant those was sent to set them. A word more, or cut short, still is told."""
+    from search.setting_names import misspelled
+    env = {S + name: "1" for name in ("REDIS", "HTTP_PORT", "HTTP_HOST", "EMBED_MODEL", "MODEL_PATH", "RESCAN_MINS",
+                                      "CHUNKTOKENS", "RETRIES_DELAY")}
+    assert misspelled(env) == [(S + "CHUNKTOKENS", "SIFT_CHUNK_TOKENS"), (S + "MODEL_PATH", "SIFT_MODEL"),
+                               (S + "RESCAN_MINS", "SIFT_RESCAN_MINUTES"), (S + "RETRIES_DELAY", "SIFT_RETRY_DELAY")]
+
+
 def test_ingest_says_a_misspelled_setting_and_goes_on(sift_env, capsys, monkeypatch):
     monkeypatch.setenv(S + "MODLE", "minilm")
     result = run_ingest_here(capsys, "stats")
