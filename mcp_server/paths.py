@@ -11,6 +11,7 @@ import os
 import re
 import stat
 from typing import NamedTuple
+from urllib.parse import unquote
 
 from ingest.discover import why_not_indexed
 from mcp_server.errors import Problem
@@ -62,7 +63,10 @@ def _link_meant(raw: str, indexed_by_name) -> str:
         return ""
     tail = "/".join(part for part in raw.split("/") if part not in ("..", "."))
     cut = tail.rfind("#")
-    for path, place in [(tail, "")] + ([(tail[:cut], tail[cut:])] if cut > 0 else []):
+    tried = [(tail, "")] + ([(tail[:cut], tail[cut:])] if cut > 0 else [])
+    # a Markdown link as written ('../papers/Multi%20Column.pdf'), a space in a name escaped: its file's name too
+    tried += [(unquote(path), place) for path, place in tried if unquote(path) != path]
+    for path, place in tried:
         if not path.rsplit("/", 1)[-1]:  # '../', '..': no file named (by '' every folder is found, offered for it)
             continue
         found = [f"{collection}/{relative}" for collection, relative in indexed_by_name(path.rsplit("/", 1)[-1])]

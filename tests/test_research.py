@@ -278,9 +278,13 @@ def test_read_file_on_a_notes_relative_link_to_a_paper_names_the_paper(immediate
     root = write_tree(tmp_path / "research", {"notes/zen.md": "# Zen\n\n[page 1](../papers/zen.pdf#page=1)\n"})
     (root / "papers").mkdir()
     shutil.copy(need_data("pdf/en/google-doc-document.pdf"), root / "papers" / "zen.pdf")
+    shutil.copy(need_data("pdf/en/multicolumn.pdf"), root / "papers" / "Multi Column.pdf")
     ingest(root, "research")
     for path, said in [("../papers/zen.pdf#page=1", "did you mean 'research/papers/zen.pdf#page=1'?"),
                        ("../papers/zen.pdf", "did you mean 'research/papers/zen.pdf'?"), ("../../etc/passwd", None),
+                       # a Markdown link writes a space in a name as %20: the link copied as the note writes it
+                       ("../papers/Multi%20Column.pdf#page=2",
+                        "did you mean 'research/papers/Multi Column.pdf#page=2'?"),
                        ("../", None), ("..", None)]:  # a link to no file: every folder was offered for it
         try:
             reading.read(Sift(load()), path, None, None, None)
