@@ -20,7 +20,8 @@ def citing_first(read: Passages, query: str, ranked: list, mode: str, notes: lis
     as ranked, a note says so."""
     from search.query.reordering import moved_first
     # the key asked about in a question ('which files refer to geobase2004nhn', question.CITING) is the key too
-    asked = CITEKEY.fullmatch(content(query).strip())
+    # and the key asked with a sentence's end ('geobase2004nhn?', 'smith2020.'), which no key ends with
+    asked = CITEKEY.fullmatch(content(query).strip().rstrip("?？.!,;"))
     if mode != "hybrid" or not ranked or asked is None:
         return ranked
     files = read.catalog.files([hit[0] for hit in ranked])
