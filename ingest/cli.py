@@ -1314,7 +1314,8 @@ def cmd_model_info(args) -> int:
     if settings.uses_default_model and not settings.model_path.exists():  # building it is prepare's work
         import shlex  # the model named, as given: a bare `ingest model prepare` would build the default instead
         prepare = "ingest model prepare" + (f" --model {shlex.quote(settings.model)}" if settings.model else "")
-        print(f"model {settings.known_model.name}: not built yet; `{prepare}` builds it at {settings.model_path}")
+        print(f"model {settings.known_model.name}: not built yet; `{prepare}` builds it at {settings.model_path}"
+              f"{_home_meant(settings.index_path.parent)}")  # a slip's home has no model either: the home meant
         return 0
     info = embedding.resolve(settings)
     print(f"id: {info.model_id}\npath: {info.path}\narchitecture: {info.arch}\ndimension: {info.dim}\n"
