@@ -25,7 +25,10 @@ first start that works again is said once.
 Stopping is graceful: SIGINT to the consumer's group is huey's "finish the
 running jobs, then exit" (its worker processes ignore SIGINT; the consumer's
 main process waits for them), SIGTERM would be "stop now" and leave every
-running job for recovery. After STOP_GRACE seconds whatever is left is killed.
+running job for recovery. After STOP_GRACE seconds whatever is left is killed. A
+client that kills the server sooner (the mcp SDK's, 4 s after closing stdin) no
+longer cuts the jobs off: the consumer, once told to stop, no longer takes the
+server's death for a second SIGINT (workers/parent_death.py).
 The watcher holds no jobs: SIGTERM.
 
 The consumer's polling: ``-d 0.1`` after a job, backing off by ``-b 1.5`` to at
@@ -41,7 +44,7 @@ import sys
 import threading
 import time
 
-from workers import refusal
+from workers import parent_death, refusal
 from workers.retry import Policy
 
 # Seconds a stopping consumer gets to finish its running jobs before it is killed. A job carries at most
@@ -316,19 +319,14 @@ def _signal_group(group: int, sig: int) -> None:
 def _die_with_parent(parent: int, sig: int):
     """A preexec hook: send ``sig`` to this child when the server dies (Linux), or exit if it already has.
 
-    The consumer gets SIGINT, huey's graceful stop, so even a server that is killed lets running jobs finish.
+    The consumer gets SIGINT, huey's graceful stop, so even a server that is killed lets running jobs finish; a
+    consumer already stopping has taken it back (workers.parent_death), so the death is no second SIGINT.
     """
-    prctl = None
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-            prctl = ctypes.CDLL(None, use_errno=True).prctl
-        except (OSError, AttributeError):
-            prctl = None
+    prctl = parent_death.prctl()
 
     def hook():
         if prctl is not None:
-            prctl(1, int(sig))  # PR_SET_PDEATHSIG
+            prctl(parent_death.PR_SET_PDEATHSIG, int(sig))
         if os.getppid() != parent:
             os._exit(1)
     return hook

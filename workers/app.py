@@ -10,6 +10,7 @@ import contextlib
 import logging
 import os
 import re
+import signal
 import socket
 import sqlite3
 import time
@@ -20,7 +21,7 @@ from huey.storage import SqliteStorage
 
 from search.index.db import WAL_LIMIT_BYTES
 from search.settings import load
-from workers import halt, queue_reader, queue_state, refusal
+from workers import halt, parent_death, queue_reader, queue_state, refusal
 from workers.pickles import JobSerializer
 from workers.queues import (QueueDamaged, QueueUnavailable, busy, consumer_settings, immediate, log_like_huey,
                             lower_priority, queue_busy, queue_damaged, queue_read_only, redis_huey,
@@ -177,6 +178,13 @@ class Consumer(halt.Consumer):
         scheduler = super()._create_scheduler()
         scheduler.periodic_task_seconds = load().periodic_seconds
         return scheduler
+
+    def _handle_signal(self, signum, frame):
+        """huey's, but a graceful stop first takes back the server's death signal (workers.parent_death): a client
+        that kills sift-mcp seconds after closing stdin made it a second SIGINT, which cut the running jobs off."""
+        if signum == signal.SIGINT:
+            parent_death.disarm()
+        super()._handle_signal(signum, frame)
 
     def run(self):
         """A consumer that stops says its model is no longer at work: a worker started with another model (the
