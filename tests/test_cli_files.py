@@ -46,8 +46,8 @@ def test_files_lists_each_file_with_its_state_and_the_reason_of_a_failed_or_skip
     assert out == ["notes/recipes/bread.md  note  29 B  2024-05-01 00:00:00  indexed",
                    "notes/tech/app.min.js  code  9 B  2024-05-02 00:00:00  skipped: minified or generated: app.min.js "
                    "is a lock or minified file (at parse)",
-                   "notes/tech/broken.pdf  pdf  9 B  2024-05-03 00:00:00  failed: ValueError: unreadable PDF: not a PDF: "
-                   "it begins b'not a pdf', where a PDF has %PDF- (at parse)",
+                   "notes/tech/broken.pdf  pdf  9 B  2024-05-03 00:00:00  failed: unreadable PDF: not a PDF: it begins "
+                   "b'not a pdf', where a PDF has %PDF-; it is read again once it changes (at parse)",
                    "notes/tech/fts5.md  note  48 B  2024-05-04 00:00:00  indexed",
                    "notes/tech/hello.py  code  26 B  2024-05-05 00:00:00  indexed",
                    "(5 files; showing 5, by path)"], out
@@ -118,7 +118,8 @@ def test_files_json_is_the_data_of_the_mcp_tool_list_files(env, notes):
     assert printed["files"][1] == {
         "path": "notes/tech/broken.pdf", "collection": "notes", "relative_path": "tech/broken.pdf", "kind": "pdf",
         "size": 9, "modified": "2024-05-03 00:00:00", "state": "failed",
-        "reason": "ValueError: unreadable PDF: not a PDF: it begins b'not a pdf', where a PDF has %PDF- (at parse)"}
+        "reason": "unreadable PDF: not a PDF: it begins b'not a pdf', where a PDF has %PDF-; it is read again once it "
+                  "changes (at parse)"}
 
 
 def test_files_pending_show_the_kind_the_scan_gives(env, tmp_path):

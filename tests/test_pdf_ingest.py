@@ -265,7 +265,7 @@ def test_a_note_says_which_of_its_pdfs_are_not_indexed_and_why(immediate, tmp_pa
     why = hit.attachments_not_indexed
     assert list(why) == ["nowhere.pdf", "papers/broken.pdf", "papers/gone.pdf", "papers/old.pdf"]
     assert why["nowhere.pdf"] == "no PDF of that name is in the folder"
-    assert why["papers/broken.pdf"].startswith("failed at parse: ValueError: unreadable PDF: not a PDF")
+    assert why["papers/broken.pdf"].startswith("failed at parse: unreadable PDF: not a PDF")
     assert why["papers/gone.pdf"] == "not in the folder"
     assert why["papers/old.pdf"] == "deleted from the folder"
     shown = render.hits_text([render.hit_data(hit)])

@@ -153,7 +153,7 @@ def test_unreadable_pdf_is_attempted_once_and_recorded(waits, tmp_path, monkeypa
     published = ingest(root)["published"]
     assert parsed.count("broken.pdf") == 1, "a permanent failure is not tried again"
     assert [(f["path"], f["state"], f["reason"]) for f in published["failures"]] == [
-        ("broken.pdf", "failed", "ValueError: unreadable PDF: " + pdf.DAMAGED.format(why="startxref not found"))]
+        ("broken.pdf", "failed", "unreadable PDF: " + pdf.DAMAGED.format(why="startxref not found"))]
     assert waits == []
     assert visible() == {"good.md"}
 
@@ -191,7 +191,8 @@ def test_a_job_that_fails_for_good_runs_once_and_its_files_fail_with_the_reason(
     published = ingest(root)["published"]
     assert len(calls) == 1 and waits == []
     reasons = {f["path"]: (f["stage"], f["state"], f["reason"]) for f in published["failures"]}
-    expected = ("write", "failed", "write failed: IntegrityError: CHECK constraint failed: simulated")
+    expected = ("write", "failed", "write failed: an error Sift did not expect (IntegrityError: CHECK constraint failed: "
+                                   f"simulated): {retry.REPORT}")
     assert reasons == {"a.md": expected, "b.md": expected}
 
 

@@ -118,8 +118,9 @@ def _redis_unreachable(exc: BaseException) -> bool:
 def describe(exc: BaseException) -> str:
     """The cause in words a person can act on."""
     from ingest.files import FileChanging
+    from search.model.info import ModelError
     from workers.queues import QueueUnavailable
-    if isinstance(exc, (db.IndexUnavailable, QueueUnavailable)):
+    if isinstance(exc, (db.IndexUnavailable, QueueUnavailable, ModelError)):  # each says what to do
         return str(exc)
     if db.is_disk_full(exc):
         return f"disk full ({_text(exc)}): free some space, then run `ingest retry-failed`"
@@ -127,7 +128,27 @@ def describe(exc: BaseException) -> str:
         return str(exc)
     if isinstance(exc, sqlite3.Error) and is_transient(exc):
         return f"the index stayed busy ({_text(exc)})"
-    return f"{type(exc).__name__}: {_text(exc)}"
+    # a file's failure read 'ValueError: unreadable PDF: …' in stats, list_files and search's freshness line: the
+    # error's class is for a bug report (the worker's log names it), not for the person reading why a file failed
+    if isinstance(exc, UnicodeDecodeError):
+        byte = bytes(exc.object[exc.start:exc.start + 1]).hex()
+        return f"its text is not valid {exc.encoding} (byte 0x{byte} at offset {exc.start:,}): save it as UTF-8"
+    if isinstance(exc, UnicodeEncodeError):
+        return (f"it holds text that {exc.encoding} cannot store ({exc.object[exc.start:exc.start + 1]!r} at "
+                f"character {exc.start:,}): {REPORT}")
+    if isinstance(exc, ValueError) and str(exc):  # a reader's own words: 'unreadable PDF: damaged: …; to index it …'
+        return str(exc)
+    if isinstance(exc, RecursionError):
+        return "it nests too deep to read (past Python's recursion limit)"
+    if isinstance(exc, MemoryError):
+        return "the worker ran out of memory reading it; the next scan reads it again"
+    if isinstance(exc, OSError):
+        return f"the system refused: {_text(exc)}"
+    return f"an error Sift did not expect ({type(exc).__name__}: {_text(exc)}): {REPORT}"
+
+
+# What to do about a failure that is Sift's own (its class name is named for the report)
+REPORT = "a bug in Sift: please report it with the worker's log, which has the details"
 
 
 def _text(exc: BaseException) -> str:

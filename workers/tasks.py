@@ -765,7 +765,18 @@ def _read(root, path: str) -> tuple[str, object, bool]:
     except Exception as exc:  # a bad file must not stop the batch
         if retry.is_transient(exc):
             return "again", exc, False
-        return "failed", f"{type(exc).__name__}: {exc}", _the_files_doing(exc)
+        return "failed", _failed(path, "reading", exc), _the_files_doing(exc)
+
+
+def _failed(path: str, doing: str, exc: BaseException) -> str:
+    """Why a file failed, in words its reader can act on (retry.describe), and what then; the error's class and
+    where it was raised go to the worker's log, for a bug report."""
+    log.warning("%s: %s it failed: %s: %s", path, doing, type(exc).__name__, exc,
+                exc_info=not isinstance(exc, ValueError))  # a reader's ValueError says all; anything else: a trace
+    said = retry.describe(exc)
+    if _the_files_doing(exc) and "to index it" not in said and "report it" not in said:
+        said += "; it is read again once it changes"  # remembered until then (search.index.remembered)
+    return said
 
 
 def _rules() -> Rules:
@@ -844,7 +855,7 @@ def chunk(batch: Batch) -> None:
             lasting[parsed.path] = Basis(parsed.size, parsed.mtime, parsed.ctime, settings_print(parsed.path))
             continue
         except Exception as exc:
-            failed[parsed.path] = f"{type(exc).__name__}: {exc}"
+            failed[parsed.path] = _failed(parsed.path, "cutting into passages", exc)
             if _the_files_doing(exc):
                 lasting[parsed.path] = Basis(parsed.size, parsed.mtime, parsed.ctime, settings_print(parsed.path))
             continue
