@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import zipfile
 
 import pytest
 
@@ -26,6 +27,8 @@ def test_stats_and_the_file_list_say_why_a_bad_file_failed_without_a_class_name(
     root = write_tree(tmp_path / "notes", {"heron.md": "# Heron\n\nthe heron waits by the weir\n",
                                            "fake.pdf": "not a pdf"})
     shutil.copy(need_data("pdf") / "_problem" / "unreadablemetadata.pdf", root / "damaged.pdf")
+    with zipfile.ZipFile(root / "bomb.docx", "w", zipfile.ZIP_DEFLATED) as bomb:  # 140 MB unzipped from 140 KB
+        bomb.writestr("word/document.xml", "<w:document><w:body>" + "a" * 140_000_000 + "</w:body></w:document>")
     with caplog.at_level(logging.WARNING, logger="sift.workers"):
         ingest(root)
     from ingest import cli
@@ -33,9 +36,11 @@ def test_stats_and_the_file_list_say_why_a_bad_file_failed_without_a_class_name(
     stats = capsys.readouterr().out
     assert f"    damaged.pdf: failed at parse: {DAMAGED}\n" in stats, stats
     assert f"    fake.pdf: failed at parse: {NOT_A_PDF}\n" in stats, stats
+    assert ("    bomb.docx: skipped at parse: its parts read unzip to 140,000,042 bytes (over 134,217,728): a zip bomb, "
+            "not a Word document\n") in stats, stats
     assert "Error" not in stats, stats
     assert cli.main(["files", str(root), "--sort", "path"]) == 0
-    listed = [line.split("  ", 4)[-1] for line in capsys.readouterr().out.splitlines()[:3]]
+    listed = [line.split("  ", 4)[-1] for line in capsys.readouterr().out.splitlines()[1:4]]
     assert listed == [f"failed: {DAMAGED} (at parse)", f"failed: {NOT_A_PDF} (at parse)", "indexed"], listed
     logged = [r.getMessage() for r in caplog.records if "damaged.pdf" in r.getMessage()]
     assert any("ValueError: unreadable PDF" in line for line in logged), logged  # for a bug report
