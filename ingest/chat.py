@@ -678,17 +678,21 @@ def slack_text(text: str, users: dict[str, str]) -> str:
 
 # WhatsApp
 
+# a 12-hour clock's half of the day written before the hour, as a Chinese or Japanese phone writes it ('2024/3/14
+# 下午3:02 - 王医生: …', '午後3:02'): such an export was read as plain text, its messages one run of lines
+HALF_BEFORE = r"(?:(?P<before>上午|下午|午前|午後)\s?)?"
+HALF_AFTER = {"上午": "a", "午前": "a", "下午": "p", "午後": "p"}
 # a message's first line: '14/03/2024, 09:15 - Anna: …' (Android), '[14/03/2024, 09:15:02] Anna: …' (iPhone), the
 # date's parts by '/', '.' or '-', the year of 2 or 4 digits, a 12-hour time with its AM/PM (after a narrow space)
 WHATSAPP_LINE = re.compile(
-    r"^[\u200e\u200f]?\[?(\d{1,2})[/.\-](\d{1,2})[/.\-](\d{2}|\d{4}),? (\d{1,2})[:.](\d\d)(?:[:.](\d\d))?"
-    r"(?:[\s\u202f\u00a0]*([AaPp])\.?\s?[Mm]\.?)?(?:\] | - )(.*)$")
+    r"^[\u200e\u200f]?\[?(\d{1,2})[/.\-](\d{1,2})[/.\-](\d{2}|\d{4}),? " + HALF_BEFORE + r"(\d{1,2})[:.](\d\d)"
+    r"(?:[:.](\d\d))?(?:[\s\u202f\u00a0]*(?P<half>[AaPp])\.?\s?[Mm]\.?)?(?:\] | - )(?P<said>.*)$")
 WHATSAPP_HEAD_LINES = 20  # of the first lines, one must be a message with its author
 # year first ('2024-03-14 09:15 - Anna: …', some Swedish and Chinese phones; '[2024-03-14 09:15:02] Anna: …'): a
 # log's line too ('2024-03-14 09:15 - INFO: started'), so told by more of its lines (YEAR_FIRST_LINES, below)
 WHATSAPP_YEAR_LINE = re.compile(
-    r"^[\u200e\u200f]?\[?(\d{4})[/.\-](\d{1,2})[/.\-](\d{1,2}),? (\d{1,2})[:.](\d\d)(?:[:.](\d\d))?"
-    r"(?:[\s\u202f\u00a0]*([AaPp])\.?\s?[Mm]\.?)?(?:\] | - )(.*)$")
+    r"^[\u200e\u200f]?\[?(\d{4})[/.\-](\d{1,2})[/.\-](\d{1,2}),? " + HALF_BEFORE + r"(\d{1,2})[:.](\d\d)"
+    r"(?:[:.](\d\d))?(?:[\s\u202f\u00a0]*(?P<half>[AaPp])\.?\s?[Mm]\.?)?(?:\] | - )(?P<said>.*)$")
 YEAR_FIRST_LINES = 200  # of the first lines read to tell a year-first chat from a log
 YEAR_FIRST_SAID = 0.8  # of its dated lines, those of an author and a colon ('Anna: …'); a notice is not (one is
 # allowed however few lines: 'Messages and calls are end-to-end encrypted' heads every export)
@@ -718,7 +722,7 @@ def is_whatsapp(text: str) -> bool:
         return _year_first(text)
     if not lines or not WHATSAPP_LINE.match(lines[0].rstrip("\r")):
         return False
-    return any((found := WHATSAPP_LINE.match(line.rstrip("\r"))) and NAME.match(found[8]) for line in lines)
+    return any((found := WHATSAPP_LINE.match(line.rstrip("\r"))) and NAME.match(found["said"]) for line in lines)
 
 
 def _year_first(text: str) -> bool:
@@ -727,7 +731,7 @@ def _year_first(text: str) -> bool:
     least two, and no author is a log's level or logger ('INFO: started', 'app.db: connected')."""
     heads = [found for line in text.lstrip("\ufeff").split("\n", YEAR_FIRST_LINES)[:YEAR_FIRST_LINES]
              if (found := WHATSAPP_YEAR_LINE.match(line.rstrip("\r")))]
-    authors = [said[1].strip(DIRECTION + " ") for found in heads if (said := NAME.match(found[8]))]
+    authors = [said[1].strip(DIRECTION + " ") for found in heads if (said := NAME.match(found["said"]))]
     return len(authors) >= 2 and len(heads) - len(authors) <= max(1, (1 - YEAR_FIRST_SAID) * len(heads)) \
         and not any(LOG_AUTHOR.fullmatch(author) for author in authors)
 
@@ -741,7 +745,7 @@ def parse_whatsapp(path: str, text: str) -> Document:
     for index, (at, found) in enumerate(heads):
         end = heads[index + 1][0] if index + 1 < len(heads) else len(lines)
         # a message whose text starts on the next line: 'Ben: ' (or 'Ben:', its space trimmed) ends the head line
-        said = NAME.match(found[8] + (" " if found[8].endswith(":") and end > at + 1 else ""))
+        said = NAME.match(found["said"] + (" " if found["said"].endswith(":") and end > at + 1 else ""))
         when = _whatsapp_time(found, day_first)
         if said is None or when is None:
             continue  # a notice: 'Messages and calls are end-to-end encrypted', 'Anna added Bo'
@@ -786,11 +790,12 @@ def _day_first(found: list[re.Match]) -> bool:
         return True
     if any(int(f[2]) > 12 for f in found):
         return False
-    return not any(f[7] for f in found)
+    return not any(f["half"] or f["before"] for f in found)
 
 
 def _whatsapp_time(found: re.Match, day_first: bool) -> datetime | None:
-    first, second, year, hour, minute, seconds, half = found.groups()[:7]
+    first, second, year, _, hour, minute, seconds, half = found.groups()[:8]
+    half = half or HALF_AFTER.get(found["before"])
     day, month = (first, second) if day_first else (second, first)
     if found.re is WHATSAPP_YEAR_LINE:  # '2024-03-14': year, month, day
         year, month, day = first, second, year

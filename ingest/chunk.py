@@ -338,7 +338,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # 29: an HTML page's paragraph past 100,000 characters without a line break or sentence end is cut at a space, and a
 # <script> or <style> whose start tag is over 64 KB is skipped, where its code was read as the page's text
 # (ingest.webpage).
-VERSION = 29
+# 30: a WhatsApp export of a Chinese or Japanese phone, its hours after 上午/下午 (午前/午後), is a chat, read as plain
+# text before (ingest.chat).
+VERSION = 30
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked

@@ -399,6 +399,27 @@ def test_whatsapp_of_year_first_dates_and_logs_that_look_alike(log):
     assert doc.kind in ("code", "text") and "messages" not in doc.meta, doc
 
 
+def test_whatsapp_of_a_chinese_phone_its_hours_after_the_half_of_the_day():
+    """A Chinese phone's WhatsApp export writes the half of the day before the hour ('2026/11/28 下午3:02 - …'): it
+    was read as plain text, its messages one run of lines dated by the file's time. It is a chat, a day a section
+    dated by its first message, 下午3:02 at 15:02 (an iPhone's '[… 上午9:15:02]' and Japanese 午後 too)."""
+    android = ("2026/11/28 上午9:15 - 消息和通话已进行端到端加密。点击了解更多。\n"
+               "2026/11/28 上午9:15 - 陈医生: 上次说的 finerenone 文章发给你了\n"
+               "2026/11/28 下午3:02 - 王医生: 周五的病例讨论改到下午四点\n"
+               "2026/11/29 上午12:05 - 陈医生: 好的\n")
+    doc = parse_file("WhatsApp Chat with 陈医生.txt", android.encode())
+    assert _sections(doc) == [
+        (["WhatsApp Chat with 陈医生 · 2026-11-28"], "Saturday 28 November 2026\n陈医生: 上次说的 finerenone 文章发给你了\n"
+                                                   "王医生: 周五的病例讨论改到下午四点"),
+        (["WhatsApp Chat with 陈医生 · 2026-11-29"], "Sunday 29 November 2026\n陈医生: 好的")]
+    assert [s.dated for s in doc.sections] == [datetime(2026, 11, 28, 9, 15).timestamp(),
+                                               datetime(2026, 11, 29, 0, 5).timestamp()]
+    iphone = "[2026/11/28 下午3:02:10] 王医生: 好\n[2026/11/28 下午3:03:00] 陈医生: 收到\n"
+    assert parse_file("chat/_chat.txt", iphone.encode()).sections[0].dated == datetime(2026, 11, 28, 15, 2, 10).timestamp()
+    japanese = "2026/11/28 午後3:02 - 田中: 了解です\n2026/11/28 午後3:05 - 佐藤: はい\n"
+    assert parse_file("chat/_chat.txt", japanese.encode()).sections[0].dated == datetime(2026, 11, 28, 15, 2).timestamp()
+
+
 def test_a_slack_exports_own_lists_are_skipped_with_a_reason(immediate, tmp_path, monkeypatch):
     """A Slack export's users.json and channels.json (dms.json, integration_logs.json …) were indexed as JSON: a
     search for a colleague's name ranked the raw users.json, its ids and avatars, among her messages. Their names are
