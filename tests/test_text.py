@@ -322,6 +322,20 @@ def test_a_list_of_short_lines_is_not_joined_as_wrapped_text():
     assert "果葡" not in index_form("在分布式系统的设计里，比如分布式事务说的固定\n苹果和香蕉都是常见的水果\n葡萄").split()
 
 
+def test_a_chat_line_begun_by_a_speaker_is_not_joined_to_the_message_above():
+    """A chat's lines are its messages, each begun by its speaker ('王医生: …'): a long message ending in a Chinese
+    character was taken for a wrapped line and the next message run into it, a snippet reading '发给你了我: 收到'
+    (two people's words as one sentence of the first) and the index holding the pair 了我. Prose's wrapped lines are
+    still joined, a full-width colon's too."""
+    from search.query.snippet import snippet
+    chat = ("Saturday 28 November 2026\n陈医生: 你好，上次说的那篇 NEJM 关于 finerenone 的文章发给你了\n"
+            "我: 收到，谢谢！我看一下 FIDELIO-DKD 的亚组分析\nDr Chen: 另外周五的病例讨论改到下午四点")
+    shown = snippet(chat, "finerenone")
+    assert "发给你了 我: 收到" in shown, shown
+    assert "了我" not in index_form(chat).split()
+    assert "了我" in index_form("在分布式系统的设计里，比如消息队列的文章发给你了\n我：收到以后再看一下这些").split()
+
+
 def test_a_mark_inside_a_notes_inline_code_marks_the_whole_code_span():
     """A snippet shown as Markdown showed '`**git** reset`' as written, marks and all: nothing is bold inside code.
     The whole span is marked instead, '**`git reset`**'; outside code a word is marked alone, and code's text (not

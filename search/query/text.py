@@ -132,6 +132,10 @@ _WRAP_SHARE = 0.75
 # paragraph's lines below the heading, where the heading and the line above alone made it look like a paragraph's
 # (indexed as 集三, 所摘; snippets showed 論文集三、實驗結果)
 _WRAP_REACH = 2
+# a line that begins with a speaker's name and a colon, as a chat's lines do ('我: 收到', '王医生: 好的', Sift's
+# conversations: ingest.chat): a message of its own, not the line above wrapped. Joined, a snippet read '发给你了我:
+# 收到', two people's messages run into one sentence of the first; Chinese prose writes its colon full width (：).
+_SPEAKER = re.compile(r"[^\s:：]{1,40}(?: [^\s:：]{1,40}){0,3}: ")
 
 
 def _columns(line: str) -> int:
@@ -157,7 +161,7 @@ def unwrapped(text: str) -> str:
         before, line = lines[i - 1], lines[i]
         joined = (before and line and _HAN_OR_MARK.fullmatch(before[-1]) and _HAN_OR_MARK.fullmatch(line[0])
                   and (_HAN_CHAR.fullmatch(before[-1]) or _HAN_CHAR.fullmatch(line[0]))
-                  and width(i - 1) >= _WRAP_MIN
+                  and width(i - 1) >= _WRAP_MIN and not _SPEAKER.match(line)
                   and width(i - 1) >= _WRAP_SHARE * max(width(j) for j in range(i - 1 - _WRAP_REACH, i + _WRAP_REACH)
                                                         if j != i - 1))
         if joined:
