@@ -181,3 +181,22 @@ def test_days_ago_in_chinese_of_ten_or_more_get_their_date(given, days):
     from search.query.date_hints import hint
     said = hint(given, "date_after")
     assert said is not None and f"is '{days} days ago'" in said
+
+
+@pytest.mark.parametrize("given, said", [
+    ("去年三月", "for 去年三月 (March 2025), give date_after=2025-03 and date_before=2025-04 (date_before leaves out "
+              "the date it names)"),
+    ("前年11月份", "for 前年11月份 (November 2024), give date_after=2024-11 and date_before=2024-12"),
+    ("2025年", "for 2025年 (2025), give date_after=2025-01 and date_before=2026-01"),
+    ("三月", "which year is not said: for March 2026, give date_after=2026-03 and date_before=2026-04; for 2025's, "
+            "date_after=2025-03 and date_before=2025-04"),
+    ("12月", "which year is not said: for December 2025, give date_after=2025-12 and date_before=2026-01; for "
+            "2024's,"),
+])
+def test_a_chinese_month_or_year_is_answered_with_the_arguments_to_give(given, said):
+    """An assistant passing on a Chinese question's '去年三月' (March last year), '三月' or '2025年' as date_after was
+    refused with the ISO forms alone, where 'March' and 'in 2025' were told the arguments to give."""
+    from search.query.date_hints import hint
+    answer = hint(given, "date_after", date(2026, 5, 6))
+    assert answer is not None and answer.startswith(said), answer
+    assert hint("十三月", "date_after", date(2026, 5, 6)) is None  # no month

@@ -38,7 +38,34 @@ def hint(value: str, name: str | None, today: date | None = None) -> str | None:
     value = " ".join(value.strip().split())
     return (_quarters(value, name, today) or _part(value, name, today) or _yearless(value, name, today)
             or _week(value, name, today) or _weekday(value, name, today) or _relative_words(value, name, today)
-            or _ago_elsewhere(value, name))
+            or _ago_elsewhere(value, name) or _chinese_period(value, name, today))
+
+
+# a month or a year as a Chinese question names it, as an assistant may pass it on: '三月', '3月份', '去年三月',
+# '今年12月', '2025年' (refused with the ISO forms alone, where 'March' and 'in 2025' were told how to write them)
+CHINESE_PERIOD = re.compile(r"(?:(?P<year>\d{4})\s*年|(?P<said>去年|今年|前年))?\s*"
+                            r"(?:(?P<month>\d{1,2}|[一二三四五六七八九十]{1,3})\s*月份?)?")
+SAID_YEARS = {"今年": 0, "去年": 1, "前年": 2}
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+               "November", "December")
+
+
+def _chinese_period(value: str, name: str | None, today: date) -> str | None:
+    """The hint for a Chinese month or year ('去年三月': 'for 去年三月 (March 2025), give date_after=2025-03 and
+    date_before=2025-04 (…)'; '三月' as 'March', its year not said); None for anything else."""
+    found = CHINESE_PERIOD.fullmatch(value)
+    if not found or not (found["year"] or found["said"] or found["month"]) or found["year"] and found["month"]:
+        return None  # '2025年3月' is told to be written 2025-03 (filters.iso_hint)
+    year = int(found["year"]) if found["year"] else today.year - SAID_YEARS[found["said"]] if found["said"] else None
+    month = found["month"] and (int(found["month"]) if found["month"].isdigit()
+                                else COUNTS.get(found["month"]) or _chinese_count(found["month"]))
+    if found["month"] and not (month and 1 <= month <= 12):
+        return None
+    if year is None:
+        return _which_year(MONTH_NAMES[month - 1], name, today, month, month + 1)
+    if not month:
+        return _give(f"{value} ({year})", name, (year, 1), (year + 1, 1))
+    return _give(f"{value} ({MONTH_NAMES[month - 1]} {year})", name, (year, month), (year, month + 1))
 
 
 # a calendar week as a question names it: 'week 10', 'KW 12', 'Woche 12', 'CW 10', 'W10', '第10周', with its year
