@@ -46,3 +46,25 @@ def test_both_words_in_the_other_script_rank_above_one_word_in_the_querys(immedi
     taipei = engine.search("客户的数据库", mode="keyword").hits[0]
     assert taipei.path == "出差/台北出差.md" and "數據庫" in taipei.snippet.replace("**", ""), taipei.snippet
     assert "**客戶的數據庫**" in taipei.snippet, taipei.snippet  # marked as the note writes it
+
+
+def test_a_glob_matches_chinese_in_either_script(immediate, tmp_path, embedder):
+    """glob='臨床/*.md' found nothing in the folder 临床/, nor '*隨訪*' (or '*随訪*', partly in each) the note
+    高血压随访.md, where path_prefix='臨床' and the query's words are read in either script: a doctor writing
+    Traditional characters to an assistant was told no passages match."""
+    import os
+    from pathlib import Path
+
+    from search.query.engine import Engine
+    from search.query.filters import Filters, glob_matcher
+    from tests.conftest import ingest, write_tree
+    root = write_tree(tmp_path / "notes", {"临床/高血压随访.md": "# 高血压随访\n\n脚踝水肿，考虑 CCB 副作用。\n",
+                                          "臨床/繁體筆記.md": "# 筆記\n\n水腫與心房顫動\n",
+                                          "日记/水肿.md": "# 日记\n\n水肿消退了\n"})
+    ingest(root)
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    for glob, paths in (("臨床/*.md", ["临床/高血压随访.md", "臨床/繁體筆記.md"]), ("*隨訪*", ["临床/高血压随访.md"]),
+                        ("*随訪*", ["临床/高血压随访.md"]), ("临床/*筆記*", ["臨床/繁體筆記.md"])):
+        hits = engine.search("水肿", mode="keyword", filters=Filters(glob=glob)).hits
+        assert sorted(h.path for h in hits) == paths, (glob, [h.path for h in hits])
+    assert not glob_matcher("日記/*.txt")("日记/水肿.md") and glob_matcher("日記/*.md")("日记/水肿.md")

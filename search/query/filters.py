@@ -403,15 +403,25 @@ MAX_PATTERNS = 64  # the patterns one glob's braces and '**/' make, at most
 
 
 def glob_matcher(glob: str):
-    """path → whether the shell pattern matches it (or, for a pattern without '/', its file name)."""
-    patterns = [re.compile(fnmatch.translate(p)) for p in _patterns(unicodedata.normalize("NFC", glob))]
+    """path → whether the shell pattern matches it (or, for a pattern without '/', its file name). Its Chinese
+    matches in either script (Simplified, Traditional), as path_prefix and the query's words do: '臨床/*.md' matched
+    nothing in the folder 临床/, nor '*隨訪*' the note 高血压随访.md."""
+    patterns = [re.compile(fnmatch.translate(p)) for p in _patterns(_one_script(glob))]
     bare = "/" not in glob
 
     def match(path: str) -> bool:
-        path = path if path.isascii() else unicodedata.normalize("NFC", path)
+        path = path if path.isascii() else _one_script(path)
         name = path.rsplit("/", 1)[-1]
         return any(p.match(path) or (bare and p.match(name)) for p in patterns)
     return match
+
+
+def _one_script(text: str) -> str:
+    """``text`` in NFC, its Traditional Chinese characters in their Simplified forms (search.query.text.simplified)."""
+    if text.isascii():
+        return text
+    from search.query.text import simplified
+    return simplified(unicodedata.normalize("NFC", text))
 
 
 def file_glob(path: str) -> str | None:
