@@ -200,3 +200,13 @@ def test_a_chinese_month_or_year_is_answered_with_the_arguments_to_give(given, s
     answer = hint(given, "date_after", date(2026, 5, 6))
     assert answer is not None and answer.startswith(said), answer
     assert hint("十三月", "date_after", date(2026, 5, 6)) is None  # no month
+
+
+@pytest.mark.parametrize("given, said", [("最近一周", "'最近一周' is 'last 7 days'"), ("近一个月", "'近一个月' is 'last 30 days'"),
+                                         ("過去一週", "'過去一週' is 'last 7 days'")])
+def test_the_last_days_said_in_chinese_get_their_date(given, said):
+    """'最近一周' (the last week), '近一个月' were refused with the ISO forms alone, where 'last 7 days' was told its
+    date_after."""
+    from search.query.date_hints import hint
+    answer = hint(given, "date_after", date(2026, 5, 6))
+    assert answer is not None and answer.startswith(said) and "date_after=2026-04-" in answer, answer

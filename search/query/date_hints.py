@@ -165,7 +165,13 @@ RELATIVE_WORDS = {"上周": "last week", "上週": "last week", "上个星期": 
                   "l'année dernière": "last year", "l’année dernière": "last year", "cette année": "this year",
                   "ce mois-ci": "this month", "el año pasado": "last year", "este año": "this year",
                   "este mes": "this month", "先週": "last week", "今週": "this week", "先月": "last month",
-                  "今月": "this month", "昨年": "last year"}
+                  "今月": "this month", "昨年": "last year",
+                  # the last days, as a Chinese question says them ('最近一周的笔记': refused with the ISO forms alone)
+                  "最近一周": "last 7 days", "最近一週": "last 7 days", "近一周": "last 7 days", "过去一周": "last 7 days",
+                  "過去一週": "last 7 days", "最近7天": "last 7 days", "近7天": "last 7 days", "最近七天": "last 7 days",
+                  "最近一个月": "last 30 days", "最近一個月": "last 30 days", "近一个月": "last 30 days",
+                  "近一個月": "last 30 days", "过去一个月": "last 30 days", "過去一個月": "last 30 days",
+                  "最近30天": "last 30 days", "近30天": "last 30 days"}
 # days or weeks ago in German, French, Spanish and Chinese ('vor 3 Wochen', 'il y a deux jours', 'hace dos semanas',
 # '三天前'), as English '3 weeks ago', which the filters count from today; other counts ('a few') are not a number
 AGO_ELSEWHERE = re.compile(r"(?i)vor\s+(?P<de>\S+)\s+(?P<de_unit>tag(?:en)?|wochen?)|il\s+y\s+a\s+(?P<fr>\S+)\s+"
