@@ -25,6 +25,7 @@ NOTES = {
     "diet.md": "# 饮食\n\n感冒了吃哪些药？食物含有维生素。\n",  # 吃哪 (chi na) and 物含 (wu han) cross two words
     "team.md": "# 团队\n\n我们下周发布。\n",  # 我们 is women, an English word
     "stroke.md": "# 病历\n\n患者有脑梗塞病史。\n",  # 脑梗 is inside 脑梗塞, a word jieba does not split so
+    "advice.md": "# 医嘱\n\n晚饭后服药，按时复诊治疗。\n",  # jieba cuts 晚饭 后 and 复诊 治疗: 饭后, 诊治 across two
 }
 
 
@@ -188,7 +189,7 @@ def test_an_index_of_v27_gets_the_pairs_inside_its_words(home, model_path, monke
     rows = dict(conn.execute("SELECT word, key FROM pinyin WHERE word IN ('脑梗', '梗塞', '吃哪', '物含')"))
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     conn.close()
-    assert version == 28 and rows == {"脑梗": "naogeng", "梗塞": "gengse"}, (version, rows)
+    assert version == 29 and rows == {"脑梗": "naogeng", "梗塞": "gengse"}, (version, rows)
 
 
 def test_a_name_and_a_word_no_dictionary_holds_are_read_too(engine):
@@ -210,7 +211,7 @@ def test_an_index_of_v26_keeps_words_alone(home, model_path, monkeypatch):
     words = {word for (word,) in conn.execute("SELECT word FROM pinyin")}
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     conn.close()
-    assert version == 28 and not words & {"吃哪", "物含", "存失"}, (version, words & {"吃哪", "物含", "存失"})
+    assert version == 29 and not words & {"吃哪", "物含", "存失"}, (version, words & {"吃哪", "物含", "存失"})
     assert {"缓存", "食物", "王伟"} <= words, words
 
 
@@ -234,3 +235,28 @@ def test_a_slip_of_a_held_word_that_is_pinyin_too_is_searched_both_ways(immediat
     assert sorted(paths(answer)) == ["kettle.md", "window.md"], (paths(answer), answer.notes)
     assert "'boli' read as pinyin: also searched as 玻璃" in answer.notes, answer.notes
     assert any("'boil'" in n for n in answer.notes if "pinyin" not in n), answer.notes
+
+
+def test_a_dictionary_word_across_two_words_of_the_sentence_is_read(engine):
+    """jieba cuts 晚饭后 into 晚饭 and 后, and 复诊治疗 into 复诊 and 治疗: 饭后 and 诊治, words of its dictionary, were
+    in no row of the table, and 'fanhou' and 'zhenzhi' found nothing (schema V29 keeps each dictionary word a run
+    holds). A pair across two words that is no word is still not kept: 'china' (吃哪 of 吃哪些) is read as nothing."""
+    for query, chinese in [("fanhou", "饭后"), ("zhenzhi", "诊治")]:
+        answer = engine.search(query, mode="keyword")
+        assert paths(answer) == ["advice.md"], (query, paths(answer), answer.notes)
+        assert f"{query!r} read as pinyin: also searched as {chinese}" in answer.notes, answer.notes
+    assert paths(engine.search("china", mode="keyword")) == []
+
+
+def test_an_index_of_v28_gets_the_dictionary_words_across_two(home, model_path, monkeypatch):
+    """Migrating to V29 writes the table again with the dictionary's words across two of the sentence's cut (饭后 of
+    晚饭后), still no pair that is no word (吃哪 of 吃哪些)."""
+    from search.index.db import connect
+    in_home(home, model_path, monkeypatch)
+    path = as_older_index(dict(os.environ), "DELETE FROM pinyin WHERE word IN ('饭后', '诊治');", 28)
+    conn = connect(path)  # the writer's connection migrates
+    rows = dict(conn.execute("SELECT word, key FROM pinyin WHERE word IN ('饭后', '诊治', '吃哪', '物含')"))
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    conn.close()
+    assert version == 29 and rows == {"饭后": "fanhou", "诊治": "zhenzhi"}, (version, rows)
+

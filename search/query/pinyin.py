@@ -2,13 +2,13 @@
 
 A user on a Latin keyboard, or one who remembers a colleague's name as it is said, types pinyin where the notes write
 Chinese; keyword search found nothing (no passage holds 'huancun') and e5 did no better. The index records the toneless
-pinyin of each Chinese word its passages hold (schema V27, and the pairs inside a word V28; table ``pinyin``: key
-'huancun', word 缓存; ``words`` at each write: the words jieba cuts the text into, read by pypinyin, whose readings go
-by its phrase dictionary: 重庆 is chongqing). A query's word, or run of words, that is pinyin of two syllables or
-more and that no passage holds as written is also searched as the Chinese words its syllables are the key of
-(``searched``; shujuku: 数据库). Conservative, as Latin words are English too ('Li', 'man', 'can', 'china'): one
-syllable alone is never read as pinyin, a word some passage holds never is, nor a common English word
-(search.query.english_words: 'women' is not 我们), only a word is (not 吃哪 of 吃哪些 for 'china': schema V26 kept
+pinyin of each Chinese word its passages hold (schema V27, the pairs inside a word V28, the dictionary's words across
+two V29; table ``pinyin``: key 'huancun', word 缓存; ``words`` at each write: the words jieba cuts the text into, read
+by pypinyin, whose readings go by its phrase dictionary: 重庆 is chongqing). A query's word, or run of words, that is
+pinyin of two syllables or more and that no passage holds as written is also searched as the Chinese words its
+syllables are the key of (``searched``; shujuku: 数据库). Conservative, as Latin words are English too ('Li', 'man',
+'can', 'china'): one syllable alone is never read as pinyin, a word some passage holds never is, nor a common English
+word (search.query.english_words: 'women' is not 我们), only a word is (not 吃哪 of 吃哪些 for 'china': schema V26 kept
 every pair of characters), and without a hit in the table nothing is searched.
 
 jieba and pypinyin are imported only where pinyin is written (the index's writes of Chinese, an author's name in
@@ -91,12 +91,17 @@ def words(forms: list[str], held: set[str] = frozenset()) -> list[tuple[str, str
 
 @lru_cache(maxsize=4096)  # a file's title is each of its passages' form
 def _cut_words(run: str) -> list[str]:
-    """The words of two characters or more jieba's search mode cuts ``run`` into, and each pair of characters inside
-    a word of three or more (schema V28): 脑梗 of 脑梗塞, a word its dictionary does not hold, so that search mode
-    keeps 脑梗塞 and 梗塞 alone and 'naogeng' found nothing. Pairs inside a word only, never across two (吃哪)."""
-    cut = [word for word in _jieba().cut_for_search(run) if len(word) > 1 and HAN.fullmatch(word)]
+    """The words of two characters or more jieba's search mode cuts ``run`` into, each pair of characters inside a
+    word of three or more (schema V28): 脑梗 of 脑梗塞, a word its dictionary does not hold, so that search mode keeps
+    脑梗塞 and 梗塞 alone and 'naogeng' found nothing; and each word of its dictionary the run holds (schema V29, its
+    full mode): 饭后 of 晚饭后 and 诊治 of 复诊治疗, which the sentence's cut (晚饭 后, 复诊 治疗) passes over, so that
+    'fanhou' and 'zhenzhi' found nothing. Pairs across two words only when the dictionary holds them as a word: not
+    吃哪 of 吃哪些 ('china'), nor 物含 of 食物含有 ('wuhan')."""
+    jieba = _jieba()
+    cut = [word for word in jieba.cut_for_search(run) if len(word) > 1 and HAN.fullmatch(word)]
     inside = [word[at:at + 2] for word in cut if len(word) > 2 for at in range(len(word) - 1)]
-    return list(dict.fromkeys(cut + inside))
+    every = [word for word in jieba.cut(run, cut_all=True) if len(word) > 1 and HAN.fullmatch(word)]
+    return list(dict.fromkeys(cut + inside + every))
 
 
 @lru_cache(maxsize=1)
