@@ -26,6 +26,7 @@ NOTES = {
     "team.md": "# 团队\n\n我们下周发布。\n",  # 我们 is women, an English word
     "stroke.md": "# 病历\n\n患者有脑梗塞病史。\n",  # 脑梗 is inside 脑梗塞, a word jieba does not split so
     "advice.md": "# 医嘱\n\n晚饭后服药，按时复诊治疗。\n",  # jieba cuts 晚饭 后 and 复诊 治疗: 饭后, 诊治 across two
+    "fruit.md": "# 水果\n\n芭乐很好吃。\n",  # 芭乐 is bale, a common English word
 }
 
 
@@ -260,3 +261,34 @@ def test_an_index_of_v28_gets_the_dictionary_words_across_two(home, model_path, 
     conn.close()
     assert version == 29 and rows == {"饭后": "fanhou", "诊治": "zhenzhi"}, (version, rows)
 
+
+def test_a_common_english_word_beside_chinese_is_read_as_pinyin(engine):
+    """'bale' is a common English word and the pinyin of 芭乐: beside notes in both languages it is English alone
+    (the index holds English passages), unless the query writes Chinese beside it, as a Chinese searcher's does."""
+    answer = engine.search("bale", mode="keyword")
+    assert paths(answer) == [] and not any("pinyin" in n for n in answer.notes), (paths(answer), answer.notes)
+    answer = engine.search("bale 好吃", mode="keyword")
+    assert paths(answer) == ["fruit.md"], (paths(answer), answer.notes)
+    assert "'bale' read as pinyin: also searched as 芭乐" in answer.notes, answer.notes
+
+
+@pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
+def test_a_common_english_word_beside_chinese_notes_is_read_as_pinyin(immediate, tmp_path, postings):
+    """'fuse' is a common English word and the pinyin of 肤色: it was never read as pinyin, and a Chinese searcher
+    whose notes are Chinese found nothing. Beside notes that are Chinese (English passages fewer than a tenth of
+    them) it is read, and the answer says so; 'women' too (我们)."""
+    from pathlib import Path
+
+    from search.query.engine import Engine
+    ingest_keyword_only(write_tree(tmp_path / "notes", {
+        "skin.md": "# 皮肤\n\n他的肤色偏黄，最近睡得不好。\n",
+        "plan.md": "# 计划\n\n我们的计划是下周发布。\n",
+        "readme.md": "# Readme\n\nThe notes of the team.\n",  # one English passage
+        **{f"day{i}.md": f"# 日记{i}\n\n今天的天气很好，第{i}天。\n" for i in range(10)},
+    }))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", keyword_postings=postings)
+    engine.warm()
+    answer = engine.search("fuse", mode="keyword")
+    assert paths(answer) == ["skin.md"], (paths(answer), answer.notes)
+    assert "'fuse' read as pinyin: also searched as 肤色" in answer.notes, answer.notes
+    assert paths(engine.search("women", mode="keyword")) == ["plan.md"]

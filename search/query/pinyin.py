@@ -8,8 +8,9 @@ by pypinyin, whose readings go by its phrase dictionary: 重庆 is chongqing). A
 pinyin of two syllables or more and that no passage holds as written is also searched as the Chinese words its
 syllables are the key of (``searched``; shujuku: 数据库). Conservative, as Latin words are English too ('Li', 'man',
 'can', 'china'): one syllable alone is never read as pinyin, a word some passage holds never is, nor a common English
-word (search.query.english_words: 'women' is not 我们), only a word is (not 吃哪 of 吃哪些 for 'china': schema V26 kept
-every pair of characters), and without a hit in the table nothing is searched.
+word (search.query.english_words: 'women' is not 我们) unless the query or the notes are Chinese (``chinese_meant``),
+only a word is (not 吃哪 of 吃哪些 for 'china': schema V26 kept every pair of characters), and without a hit in the
+table nothing is searched.
 
 jieba and pypinyin are imported only where pinyin is written (the index's writes of Chinese, an author's name in
 Chinese): a query reads the table, and pyspellchecker's English word list once the table has a key of it.
@@ -44,6 +45,7 @@ HAN_LETTERS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"  # 
 HAN = re.compile(f"[{HAN_LETTERS}]+")
 HAN_PAIR = re.compile(f"(?=([{HAN_LETTERS}]{{2}}))")  # each pair of Chinese characters, overlapping: 数据库 数据 据库
 FORMS = 4  # Chinese words a key is searched as at most, those the most passages hold first (shiyan: 实验, 试验 …)
+ENGLISH_FEW = 10  # Chinese passages (saying 的) for each English one (saying 'the') under which the notes are Chinese
 WORD_SYLLABLES = 8  # syllables of the longest word a query's run is read as (a stretch of more is read in parts)
 
 
@@ -215,7 +217,7 @@ def searched(conn, words: list[str], tokens, documents) -> dict[str, list[str]]:
     own = dict(zip(words, tokens(words) if words else []))
     held = {w for w, t in own.items() if t and any(documents(token) for token in t)}
     found = {}
-    for run, cut, lookup in _looked_up(conn, words, held):
+    for run, cut, lookup in _looked_up(conn, words, held, documents):
         chinese = [w for w in read_words(cut, lookup) if _passages(w, documents)]
         chinese = sorted(chinese, key=lambda w: -_passages(w, documents))[:FORMS]
         for word in run:
@@ -224,11 +226,13 @@ def searched(conn, words: list[str], tokens, documents) -> dict[str, list[str]]:
     return found
 
 
-def _looked_up(conn, words: list[str], held: set[str]) -> list[tuple[list[str], list[str], dict[str, list[str]]]]:
+def _looked_up(conn, words: list[str], held: set[str], documents) -> list[tuple[list[str], list[str],
+                                                                               dict[str, list[str]]]]:
     """(words, syllables, the table's words for their keys) of each run of ``words`` the table has a key of. A word of
     two syllables or more that is a common English word (search.query.english_words: `women`, `dire`) ends a run as a
-    held word does: an English searcher's word is not read as the Chinese it spells (我们, 低热). The list is read
-    only when the table has a key, so a query beside English notes alone never loads it."""
+    held word does: an English searcher's word is not read as the Chinese it spells (我们, 低热), unless the query is
+    a Chinese searcher's (``chinese_meant``: `fuse` 肤色, `bale` 芭乐). The list is read only when the table has a
+    key, so a query beside English notes alone never loads it."""
     from search.index import pinyin_reads
     found = [(run, cut, lookup) for run, cut in runs(words, held) if (lookup := pinyin_reads.words(conn, keys(cut)))]
     if not found:
@@ -236,10 +240,19 @@ def _looked_up(conn, words: list[str], held: set[str]) -> list[tuple[list[str], 
     from search.query import english_words
     english = {word for run, _, _ in found for word in run
                if len(syllables(word) or []) >= 2 and english_words.common(word)}
-    if not english:
+    if not english or chinese_meant(words, documents):
         return found
     return [(run, cut, lookup) for run, cut in runs(words, held | english)
             if (lookup := pinyin_reads.words(conn, keys(cut)))]
+
+
+def chinese_meant(words: list[str], documents) -> bool:
+    """Whether a query's common English words are pinyin too: the query writes Chinese beside them (`bale 好吃吗`),
+    or the index is of Chinese notes, English passages a few among them: those saying `the`, English's commonest word,
+    fewer than one for each ENGLISH_FEW saying 的, Chinese's commonest character. An English searcher's `women` beside
+    notes in both languages is English (a reading as 我们 would mix Chinese passages into its English hits); beside
+    Chinese notes alone it finds nothing in English, and a Chinese searcher's `fuse` there meant 肤色."""
+    return any(HAN.search(word) for word in words) or documents("the") * ENGLISH_FEW < documents("的")
 
 
 def _passages(word: str, documents) -> int:
