@@ -3,7 +3,7 @@
 Builds ../shared/data/zh-retrieval (7,244 Chinese passages) keyword-only (SIFT_EMBEDDINGS=off: embedding would hide
 the difference) through the real pipeline, huey in immediate mode, in one process, with the pinyin step and without
 it (``store.pinyin_words`` returning nothing: the build before V26), alternately, RUNS times each; prints the median
-build time, the index's size (checkpointed), the pinyin table's rows, what V28's fill of an older index costs, and
+build time, the index's size (checkpointed), the pinyin table's rows, what V29's fill of an older index costs, and
 the time of a pinyin query ('ganmao') and others, with the query's pinyin step and without it, on the postings in
 memory; first what loading pypinyin and jieba costs a worker process, and that an English build loads neither.
 
@@ -56,7 +56,7 @@ def build(with_pinyin: bool) -> tuple[float, int, int, float]:
 
 
 def fill_time(home: Path) -> tuple[float, int]:
-    """(seconds, rows) of schema V28's fill of the table from the index's passages and file titles
+    """(seconds, rows) of schema V29's fill of the table from the index's passages and file titles
     (``schema._fill_pinyin``: what migrating an index built before V28 costs), on a copy of the built index."""
     from search.index import schema
     copy = home.parent / f"{home.name}-fill.db"
@@ -158,7 +158,7 @@ def main() -> None:
           f"{c1 / c0:.3f}x")
     home = Path(os.environ["SIFT_PINYIN_BENCH_HOME"])
     took, rows = fill_time(home)
-    print(f"  V28's fill of an older index (passages and titles): {took:.2f} s, {rows:,} rows")
+    print(f"  V29's fill of an older index (passages and titles): {took:.2f} s, {rows:,} rows")
     from search.query import pinyin
     queries = ["感冒", "ganmao", "ganmao fashao", "cold fever", "huancun"]
     read = query_times(home, queries)
