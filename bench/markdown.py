@@ -25,7 +25,8 @@ reads them, with links by markdown-it's inline parser (as before ingest.markdown
     .venv/bin/python bench/markdown.py --outliner [--runs 5] [--megabytes 5.8] [--before CHECKOUT] [--pages ...]
 
 ``--folder PATH`` measures ordinary notes: every ``.md`` file under PATH parsed in a fresh process, ``--runs`` times
-(and as many with ``--before``'s checkout, in turn), the median CPU seconds.
+(and as many with ``--before``'s checkout, in turn), the median CPU seconds, and how many of their paragraphs with a
+link each reads without markdown-it's inline parser (ingest.markdown_links).
 
     .venv/bin/python bench/markdown.py --folder /work/shared/data [--runs 3] [--before CHECKOUT]
 """
@@ -229,8 +230,10 @@ def child(pattern: str, megabytes: float, way: str = "fast", repo: str = str(REP
     print(f"{seconds:.3f} {len(doc.sections)} {peak:.0f}")
 
 
-def child_folder(path: str, repo: str) -> None:
-    """Parse every .md file under ``path`` with ``repo``'s ingest/ and print: CPU seconds, files."""
+def child_folder(path: str, repo: str, count: bool = False) -> None:
+    """Parse every .md file under ``path`` with ``repo``'s ingest/ and print: CPU seconds, files; with ``count``
+    (a second parse, not timed), the texts with a link (paragraphs, headings, table cells) and how many of them
+    the link reader read without markdown-it's inline parser."""
     sys.path.insert(0, repo)
     from pathlib import Path
     from ingest.markdown import parse_markdown
@@ -239,7 +242,20 @@ def child_folder(path: str, repo: str) -> None:
     started = time.process_time()
     for name, text in notes:
         parse_markdown(name, text)
-    print(f"{time.process_time() - started:.3f} {len(notes)}")
+    seconds, counts = time.process_time() - started, [0, 0]
+    if count:
+        from ingest import markdown_links
+        real = markdown_links.destinations
+
+        def counted(*args):
+            found = real(*args)
+            counts[0] += 1
+            counts[1] += found is not None
+            return found
+        markdown_links.destinations = counted
+        for name, text in notes:
+            parse_markdown(name, text)
+    print(f"{seconds:.3f} {len(notes)} {counts[0]} {counts[1]}")
 
 
 def folder(path: str, runs: int, before: str | None) -> None:
@@ -247,15 +263,18 @@ def folder(path: str, runs: int, before: str | None) -> None:
     this checkout and by ``before``'s, in turn."""
     repos = {"now": str(REPO), **({"before": before} if before else {})}
     timed: dict[str, list[float]] = {name: [] for name in repos}
-    files = 0
-    for _ in range(runs):
+    files, read = 0, {}
+    for run in range(runs):
         for name, repo in repos.items():
-            out = subprocess.run([sys.executable, __file__, "--child-folder", path, repo], capture_output=True,
-                                 text=True, check=True).stdout.split()
+            out = subprocess.run([sys.executable, __file__, "--child-folder", path, repo, str(int(run == 0))],
+                                 capture_output=True, text=True, check=True).stdout.split()
             timed[name].append(float(out[0]))
             files = int(out[1])
+            if run == 0:
+                read[name] = f"{name} {int(out[3]):,} of {int(out[2]):,}"
     print(f"{files} Markdown files under {path}: " + ", ".join(
-        f"{name} {statistics.median(seconds):.2f} s" for name, seconds in timed.items()) + f" (median of {runs})")
+        f"{name} {statistics.median(seconds):.2f} s" for name, seconds in timed.items()) + f" (median of {runs}); "
+        "paragraphs with a link read without markdown-it's inline parser: " + ", ".join(read.values()))
 
 
 def main() -> None:
@@ -273,13 +292,13 @@ def main() -> None:
                         help="with --outliner: these pages only")
     parser.add_argument("--folder", help="every .md file under this folder, parsed in a fresh process per run")
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
-    parser.add_argument("--child-folder", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--child-folder", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child[0], float(args.child[1]), args.child[2], args.child[3])
         return
     if args.child_folder:
-        child_folder(*args.child_folder)
+        child_folder(args.child_folder[0], args.child_folder[1], args.child_folder[2] == "1")
         return
     if args.folder:
         folder(args.folder, args.runs, args.before)

@@ -5,11 +5,14 @@ makes a token of every run of text: on a journal of years of daily pages (a link
 what the parse cost once the lists themselves were read line by line (ingest.markdown_lists). What the index takes
 from it is only the destinations, in order, of the links and images at the top of the paragraph and of the images in
 a link's text. ``destinations`` finds them by markdown-it's own rules (its link, image, link label, destination and
-code span rules, in the same order), jumping from one ``[``, ``![`` or backtick to the next.
+code span rules, in the same order), jumping from one ``[``, ``![``, backtick or
+backslash to the next.
 
-It reads only the common forms exactly, a ``<target>``, a title after the destination and reference links
-(``[text][label]``, ``[label][]``, ``[label]``, by the note's definitions) too; for anything else it returns None and
-the caller asks markdown-it: a backslash (escapes), a ``<`` other than in a link's ``(…)`` (autolinks, inline HTML), a
+It reads only the common forms exactly, a ``<target>``, a title after the destination, reference links
+(``[text][label]``, ``[label][]``, ``[label]``, by the note's definitions) and backslash escapes (``\\[``, ``\\]``,
+``\\```, ``\\<``: text, by markdown-it's escape rule; in a destination, as its parseLinkDestination) too; for anything
+else it returns None and the caller asks markdown-it: a ``<`` other than in a link's ``(…)``, a code span or escaped
+(autolinks, inline HTML), a backslash before a run of two or more backticks, a
 destination of unbalanced or over 32 nested parentheses or one markdown-it would refuse (``javascript:``), brackets
 nested deeper than DEEPEST, an inline link that fails in a note with definitions, or more work than a few steps a
 character. Code in a link's text (``[`parse()`](api.md#parse)``) is read by markdown-it-py 4.3's backtick rule: a run
@@ -24,8 +27,8 @@ import re
 from markdown_it.common.utils import normalizeReference, unescapeAll
 from markdown_it.helpers import parseLinkDestination, parseLinkTitle
 
-SPECIAL = re.compile(r"!\[|\[|`+")  # where a rule other than text's may fire, at the top of a paragraph
-IN_LABEL = re.compile(r"!\[|[\[\]]|`+")  # and inside a link's text
+SPECIAL = re.compile(r"!\[|\[|`+|\\")  # where a rule other than text's may fire, at the top of a paragraph
+IN_LABEL = re.compile(r"!\[|[\[\]]|`+|\\")  # and inside a link's text
 BACKTICKS = re.compile(r"`+")
 TITLE_OPENERS = "\"'("
 DEEPEST = 8  # '[' within '[' looked into at most; deeper is markdown-it's (its own limit is far above)
@@ -41,16 +44,15 @@ def destinations(text: str, validate, references: dict | None = None) -> list[st
     order (unescaped as it unescapes them), or None where the text holds a form read only by markdown-it.
     ``validate``: markdown-it's ``validateLink`` (a destination it refuses leaves the reading to markdown-it);
     ``references``: the note's link reference definitions as markdown-it's env holds them, if it has any."""
-    if "\\" in text:
-        return None
     try:
         reader = _Reader(text, validate, references)
         found = reader.top(0, len(text))
     except (Unusual, RecursionError):
         return None
-    # a '<' is read only as a found link's '<target>': any other may open an autolink or inline HTML at the top
-    # of the paragraph or in a link's text (markdown-it's, which the reader does not follow)
-    if "<" in text and text.count("<") != reader.angled:
+    # a '<' is read only in a found link's '(…)' (its '<target>', its title), in a code span or escaped ('\\<'): any
+    # other may open an autolink or inline HTML at the top of the paragraph or in a link's text (markdown-it's,
+    # which the reader does not follow)
+    if "<" in text and not reader.all_inert("<"):
         return None
     return found
 
@@ -61,7 +63,9 @@ class _Reader:
         self.steps = STEPS_PER_CHAR * len(text) + 64
         self.tried: dict[tuple[str, int], tuple[int, str, int] | None] = {}  # silent attempts, by kind and place
         self._closers: dict[int, int | None] | None = None
-        self.angled = 0  # the '<' in the '(…)' of the links found: their '<target>' or title, read with them
+        # where no '<' opens an autolink or inline HTML: the '(…)' of the links found (their '<target>' or title, read
+        # with them), code spans and escaped characters, as (start, end)
+        self.inert: list[tuple[int, int]] = []
 
     def top(self, pos: int, limit: int) -> list[str]:
         """markdown-it's tokenize from ``pos`` to ``limit``: each link's destination, then its text's images'."""
@@ -77,13 +81,16 @@ class _Reader:
             if mark == "`":
                 pos = self._code_span_end(at, special.end(), limit)
                 continue
+            if mark == "\\":
+                pos = self._escape_end(at, limit)
+                continue
             parsed = self._attempt("!" if mark == "!" else "[", at, limit)
             if parsed is None:
                 pos = at + 1
                 continue
             end, destination, label_end = parsed
             found.append(destination)
-            self.angled += text.count("<", label_end, end)
+            self.inert.append((label_end, end))
             if mark == "[" and "![" in text[at + 1:label_end]:  # the link's text is read again: its images
                 label = text[at + 1:label_end]
                 if label.count("[") != label.count("!["):
@@ -125,6 +132,9 @@ class _Reader:
             mark = text[at]
             if mark == "`":  # skipToken at a run of backticks: a code span, a ']' in it no label's end
                 pos = self._code_span_end(at, found.end(), limit)
+                continue
+            if mark == "\\":  # skipToken at a backslash: the escape rule, a '\\]' no label's end
+                pos = self._escape_end(at, limit)
                 continue
             if mark == "]":
                 level -= 1
@@ -176,6 +186,11 @@ class _Reader:
             char = text[pos]
             if char == " " or char < " " or char == "\x7f":
                 break
+            if char == "\\" and pos + 1 < limit:  # an escape: '\\)' closes nothing; '\\ ' ends the destination
+                if text[pos + 1] == " ":
+                    break
+                pos += 2
+                continue
             if char == "(":
                 level += 1
                 if level > 32:
@@ -193,7 +208,7 @@ class _Reader:
             if level:
                 raise Unusual
             destination = text[start:pos]
-            if "&" in destination:
+            if "&" in destination or "\\" in destination:
                 destination = unescapeAll(destination)
             if not self.validate(destination):
                 raise Unusual
@@ -201,7 +216,7 @@ class _Reader:
 
     def _angled_target(self, pos: int, label_end: int, limit: int) -> tuple[int, str, int] | None:
         """A '<target>' destination at ``pos``, as markdown-it's parseLinkDestination reads it (no '<' or line end
-        in it; the text holds no backslash); where it is none, markdown-it reads on as for a link of no
+        in it); where it is none, markdown-it reads on as for a link of no
         destination: the reader leaves that to it."""
         parsed = parseLinkDestination(self.text, pos, limit)
         if not parsed.ok or not self.validate(parsed.str):
@@ -238,6 +253,8 @@ class _Reader:
         reference = self.references.get(normalizeReference(label))
         if not reference:
             return None
+        if "<" in text[label_end:pos]:
+            raise Unusual  # a '<' in a '[label]' may open inline HTML that holds its ']' (markdown-it's)
         return pos, reference["href"], label_end
 
     def _code_span_end(self, start: int, end: int, limit: int) -> int:
@@ -251,9 +268,33 @@ class _Reader:
                 self._closers[run_start] = following.get(run_end - run_start)
                 following[run_end - run_start] = run_end
         if start not in self._closers:
-            raise Unusual  # not at a run's start (markdown-it never stops in a run: no backslash, no '`' in a '(…)')
+            raise Unusual  # not at a run's start: an escaped '`' before it (markdown-it's own reading of the rest)
         closer = self._closers[start]
-        return end if closer is None or closer > limit else closer
+        if closer is None or closer > limit:
+            return end
+        self.inert.append((start, closer))
+        return closer
+
+    def _escape_end(self, at: int, limit: int) -> int:
+        """Where markdown-it's escape rule leaves the backslash at ``at``: past the character after it (a '\\[', '\\]',
+        '\\`', '\\<' is text, a backslash before a line end a hard break), or past the backslash alone at ``limit``'s
+        edge (no escape: text)."""
+        if at + 1 >= limit:
+            return at + 1
+        self.inert.append((at, at + 2))
+        return at + 2
+
+    def all_inert(self, mark: str) -> bool:
+        """Whether every ``mark`` of the text lies in a span of ``inert``."""
+        text, at, spans = self.text, -1, sorted(self.inert)
+        index, reach = 0, 0  # reach: the end of the spans starting at or before ``at``
+        while (at := text.find(mark, at + 1)) >= 0:
+            while index < len(spans) and spans[index][0] <= at:
+                reach = max(reach, spans[index][1])
+                index += 1
+            if at >= reach:
+                return False
+        return True
 
     def _step(self) -> None:
         self.steps -= 1

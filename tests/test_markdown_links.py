@@ -97,11 +97,38 @@ def test_the_common_forms_are_read_and_the_unusual_ones_left_to_markdown_it():
     assert markdown_links.destinations("`[x](a.md)` [[W]](w.md) [a [b](c) d](e)", MD.validateLink) == ["w.md", "c"]
     assert markdown_links.destinations("[x](<a b.md>) [y](b.md \"title\") ![i](<c d.png> (t))", MD.validateLink) == \
         ["a b.md", "b.md", "c d.png"]
-    for unusual in ["[x\\]](a.md)", "[x](javascript:alert)", "<https://example.com> [x](a.md)",
-                    "[x](<a b.md>) <b>html</b>", "[a <b>c</b>](d.md)"]:
+    for unusual in ["[x](javascript:alert)", "<https://example.com> [x](a.md)", "[x](<a b.md>) <b>html</b>",
+                    "[a <b>c</b>](d.md)", "[x][a<b]", "\\``<b>`` [x](a.md)"]:
         assert markdown_links.destinations(unusual, MD.validateLink) is None, unusual
         read_alike(unusual)
 
+
+
+# Backslash escapes (text, a hard break at a line's end, kept in a destination until unescaped) against brackets, code
+# spans, '<' (an autolink or inline HTML, unless escaped or in code) and destinations
+ESCAPE_PIECES = ["\\", "\\[", "\\]", "\\`", "\\<", "\\\\", "\\\n", "\\ ", "\\(", "\\)", "\\!", "\\a", "[", "]", "(",
+                 ")", "`", "``", "<", ">", "<b>", "<a:b>", "a", " ", "\n", "x.md", "[a]", "](", "`<div>`", "``<``",
+                 "[x](a\\)b)", "[x](a\\ b)", "[x](<a\\>b>)", "[x\\]](y)", '[x](y "t\\"")', "![", "[a]: "]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(ESCAPE_PIECES), min_size=1, max_size=16), st.booleans())
+def test_any_run_of_escapes_code_and_angles_is_read_as_markdown_it_reads_it(pieces, defined):
+    read_alike("".join(pieces), REFERENCES if defined else None)
+
+
+def test_escapes_and_a_less_than_in_code_are_read_without_markdown_its_inline_parser():
+    """A paragraph with a backslash ('my\\_note', '\\[not a link\\]') or a '<' in a code span ('`<div>`') went to
+    markdown-it's inline parser: 27 of the shared data's 3,901 paragraphs with a link (25 now; the other 2 hold
+    inline HTML). markdown-it's escape rule reads them: an escaped '[', ']' or '`' opens and closes nothing, a '\\)'
+    closes no destination, and a '<' escaped or in code opens no autolink or HTML."""
+    cases = {"see [my\\_note](my\\_note.md) and \\[not a link\\](x.md)": ["my_note.md"],
+             "[a \\] b](c.md) [d](e\\(1\\).md) \\`[f](g.md)`": ["c.md", "e(1).md", "g.md"],
+             "wrap `<div>` in [the layout](layout.md), \\<b> too": ["layout.md"],
+             "[`<T>` generics](generics.md) ``a < b`` [c](d.md)\\\nnext": ["generics.md", "d.md"]}
+    for text, expected in cases.items():
+        assert markdown_links.destinations(text, MD.validateLink) == expected, text
+        assert read_alike(text), text
 
 
 # Code spans against brackets: a run of backticks closes at the next run of as many (within the text markdown-it
@@ -154,8 +181,9 @@ def test_a_journal_page_never_reaches_markdown_its_inline_parser(monkeypatch):
 
 def test_the_shared_notes_paragraphs_are_read_as_markdown_it_reads_them(monkeypatch):
     """Every paragraph, heading and table cell with a link in notes-en's 1,873 notes: each the reader reads, it
-    reads as markdown-it does, and it reads nearly all of them (3,869 of 3,896; 3,190 before it read code in a
-    link's text) (the shared data's 14,303 Markdown files compared alike too, 18 s: too long for the suite)."""
+    reads as markdown-it does, and it reads nearly all of them (3,894 of 3,896, the 2 left holding inline HTML; 3,869
+    before it read escapes and a '<' in code, 3,190 before it read code in a link's text) (the shared data's 14,303
+    Markdown files compared alike too, 18 s: too long for the suite)."""
     notes = sorted(path for path in need_data("notes-en").rglob("*.md") if path.is_file())
     real, counts = markdown_links.destinations, {"texts": 0, "read": 0}
 
@@ -169,4 +197,4 @@ def test_the_shared_notes_paragraphs_are_read_as_markdown_it_reads_them(monkeypa
     monkeypatch.setattr(markdown_links, "destinations", compared)
     for path in notes:
         markdown.parse_markdown(str(path), path.read_text(encoding="utf-8", errors="replace"))
-    assert counts["texts"] > 1000 and counts["read"] > counts["texts"] * 0.95, counts
+    assert counts["texts"] > 1000 and counts["texts"] - counts["read"] <= 2, counts
