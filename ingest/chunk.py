@@ -338,9 +338,11 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # 29: an HTML page's paragraph past 100,000 characters without a line break or sentence end is cut at a space, and a
 # <script> or <style> whose start tag is over 64 KB is skipped, where its code was read as the page's text
 # (ingest.webpage).
-# 30: a WhatsApp export of a Chinese or Japanese phone, its hours after 上午/下午 (午前/午後), is a chat, read as plain
-# text before (ingest.chat); a line begun by a speaker's name and a colon ('我: 收到') is not joined to a long
-# Chinese line above it as a wrapped one, its keyword rows holding the pair 了我 of '…发给你了' / '我: …' (search.query.text).
+# 30: a WhatsApp export of a Chinese or Japanese phone, its hours after 上午/下午 (午前/午後), is a chat, read as plain text
+# before (ingest.chat); a line begun by a speaker's name and a colon ('我: 收到') is not joined to a long Chinese line
+# above it as a wrapped one, its keyword rows holding the pair 了我 of '…发给你了' / '我: …' (search.query.text). A Markdown
+# '$$' math block opened in a list item and closed past the item's end ends with the item, where it took everything down
+# to its closing '$$' (the list's next items, headings, their links and tags) as math (ingest.markdown._math_block).
 VERSION = 30
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

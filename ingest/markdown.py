@@ -413,9 +413,16 @@ def _math_block(state, start: int, end: int, silent: bool) -> bool:
     line = state.src[pos:stop].rstrip()
     first = state.env["first"]  # the piece's first line in the note's body
     close = start if len(line) >= 4 and line.endswith("$$") else state.env["math_close"][first + start + 1] - first
+    lines = state.env["lines"]
+    # in a list item, closed past the item's end: the math ends with the item, as a fence does. Looked for only where
+    # the block then takes the lines looked at (to its close, or held to the piece's end): each line is looked at once
+    if start < close and state.blkIndent and first + close < lines \
+            and (close < end or (end == state.lineMax and first + end < lines)) \
+            and (out := _container_end(state, start + 1, min(close + 1, end))):
+        close = out - 1
     held = close >= end
     if held:
-        if first + close >= state.env["lines"] or end < state.lineMax or first + end >= state.env["lines"]:
+        if first + close >= lines or end < state.lineMax or first + end >= lines:
             return False  # never closed, or closed outside its container
         close = end - 1  # closed after this piece: hold the rest of it, to be read again from the next piece
         if state.level:  # in a quote or list that runs to the piece's end, which may end before the close
@@ -428,6 +435,17 @@ def _math_block(state, start: int, end: int, silent: bool) -> bool:
         token.content = state.getLines(start, close + 1, state.sCount[start], True)  # where getLines can fail
     state.line = close + 1
     return True
+
+
+def _container_end(state, line: int, stop: int) -> int | None:
+    """The first line of line..stop-1 that is not blank and is less indented than the list item being read
+    (``state.blkIndent``): the item ends before it; None for none. A '$$' in an item whose closing '$$' lay past
+    the item's end (less indented, after the list) made a math block of everything down to it: the item's other
+    children, the list's next items and the headings, links and tags in them were no longer read."""
+    for number in range(line, stop):
+        if state.sCount[number] < state.blkIndent and state.bMarks[number] + state.tShift[number] < state.eMarks[number]:
+            return number
+    return None
 
 
 def _table(state, start: int, end: int, silent: bool) -> bool:

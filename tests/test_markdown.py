@@ -253,6 +253,41 @@ def test_a_math_block_in_a_list_item_held_for_the_next_piece_is_not_read():
         assert outline(parsed_in_pieces(note, piece)) == whole, piece
 
 
+REGRESSION = """# Linear regression
+
+- Least squares: minimise the squared residuals
+  $$
+  \\hat\\beta = (X^T X)^{-1} X^T y
+- Ridge adds a penalty, see [[Regularisation]] #ml
+- Gradient descent converges for a small learning rate, see [notes](gd.md)
+
+## Lasso
+
+The L1 penalty zeroes coefficients.
+$$
+\\lambda \\lVert \\beta \\rVert_1
+$$
+"""
+
+
+def test_a_math_block_in_a_list_item_ends_with_the_item():
+    """A '$$' in a list item left unclosed there (its closing '$$' is further down, after the list) made one math
+    block of everything down to that '$$': the list's next items, the '## Lasso' heading and the paragraph under it,
+    with their tag and link, were read as math. The block ends where the item does, as a fence does."""
+    doc = parse_markdown("regression.md", REGRESSION)
+    assert [(s.heading_path, [s.text[a:b] for a, b in s.atomic]) for s in doc.sections] == [
+        (["Linear regression"], ["  $$\n  \\hat\\beta = (X^T X)^{-1} X^T y"]),
+        (["Linear regression", "Lasso"], ["$$\n\\lambda \\lVert \\beta \\rVert_1\n$$"])]
+    assert doc.meta["tags"] == ["ml"] and doc.meta["links"] == ["Regularisation", "gd.md"]
+    assert outline(parse_markdown("regression.md", REGRESSION, fast_lists=False)) == outline(doc)
+    for piece in range(1, 80, 7):
+        assert outline(parsed_in_pieces(REGRESSION, piece)) == outline(doc), piece
+    # closed inside its item, it is math to its '$$' as before
+    inside = "- a\n  $$\n  x\n\n  y\n  $$\n- b\n"
+    assert [s.text[a:b] for s in parse_markdown("n.md", inside).sections for a, b in s.atomic] == \
+        ["  $$\n  x\n\n  y\n  $$"]
+
+
 def test_blocks_longer_than_a_piece_are_read_whole(monkeypatch):
     note = ("intro\n\n$$\n" + "# not a heading\n\n" * 40 + "$$\n\n```\n" + "# code\n\n" * 40 + "```\n\n"
             + "- item\n\n  # in the item\n" * 30 + "\n# After\ntext\n")
