@@ -404,7 +404,8 @@ def _math_closes(lines: list[str]) -> list[int]:
 
 def _math_block(state, start: int, end: int, silent: bool) -> bool:
     """A block from a line that starts with '$$' to the first line ending with '$$' (the same line when
-    more follows the opening '$$'), inside the same container; an unclosed '$$' is plain text."""
+    more follows the opening '$$'), inside the same container (in a list item closed past the item, to the item's
+    end: _container_end); an unclosed '$$' is plain text."""
     if state.sCount[start] - state.blkIndent >= 4:
         return False  # indented code
     pos, stop = state.bMarks[start] + state.tShift[start], state.eMarks[start]
