@@ -107,12 +107,13 @@ def _without_cycle_collection():
 def _parse(path: str, text: str, fast_lists: bool = True) -> Document:
     lines = text.split("\n")
     meta, body_start = _front_matter(lines)
+    broken = _broken_front_matter(lines) if body_start == 0 else 0
     properties, hidden = logseq.page_properties(lines) if body_start == 0 else ({}, [])
     meta.update(properties)  # a Logseq page's 'title::', 'alias::', 'tags::' lines, where no front matter is
     item = joplin.raw_item(path, lines) if body_start == 0 else None  # a Joplin note of a raw export: its properties
     if item:
         hidden, meta = [*hidden, *range(item[0], len(lines))], {**meta, **item[1]}
-    headings, blocks, links, tags, drawings = _read_body(lines, body_start, fast_lists)
+    headings, blocks, links, tags, drawings = _read_body(lines, body_start + broken, fast_lists)
     tagged, used = logseq.block_tags(_blank(lines, hidden)) if "tags::" in text else ([], [])  # a block's own tags
     sections = _sections(logseq.shown_lines(text, lines, [*hidden, *used]), body_start, headings, blocks, drawings,
                          tagged)
@@ -786,6 +787,23 @@ def _front_matter(lines: list[str]) -> tuple[dict, int]:
                 data = _commented_tags(data, lines[1:end])
             return _clean_meta(data), end + 1
     return {}, 0
+
+
+FRONT_MATTER_KEY = re.compile(r"[A-Za-z_][\w -]{0,60}:(?:[ \t]|$)")  # 'title:', 'tags: [a, b]', 'Date created: …'
+
+
+def _broken_front_matter(lines: list[str]) -> int:
+    """The lines of a YAML front matter block that does not parse (``_front_matter`` left it as text), its closing
+    '---' and all, where its first line is a 'key:' line: read as the text they are, not as Markdown. A ': ' in a
+    value ('title: Meeting: Q3 planning', as notes write one) made the block a setext heading over its closing '---'
+    ('title: Meeting: Q3 planning tags: [work, planning]'), the heading of every passage of the note, and the
+    opening '---' a passage of its own. 0 for none."""
+    if len(lines) < 3 or lines[0].strip() != "---" or not FRONT_MATTER_KEY.match(lines[1]):
+        return 0
+    for end in range(2, min(len(lines), FRONT_MATTER_LINES)):
+        if lines[end].strip() in ("---", "..."):
+            return end + 1
+    return 0
 
 
 # Of '[' and '{' open at once in front matter, at most this many: PyYAML scans a deeper flow collection in time

@@ -63,6 +63,16 @@ def test_front_matter_yaml_cannot_construct_is_read_as_text(value):
     assert value in "\n".join(s.text for s in doc.sections)
 
 
+def test_front_matter_that_does_not_parse_is_read_as_its_text_not_as_a_heading():
+    """'title: Meeting: Q3 planning' is no YAML (a ': ' in a value): the block is text, as before, but it was read as
+    Markdown, a setext heading over its closing '---' that headed every passage of the note, and the opening '---'
+    a passage of its own. Its lines are one passage with the text under them now, under no heading."""
+    note = "---\ntitle: Meeting: Q3 planning\ntags: [work, planning]\n---\n\nAgenda: the budget\n\n## Actions\nAna\n"
+    doc = parse_markdown("q3.md", note)
+    assert [(s.heading_path, s.start_line, s.end_line) for s in doc.sections] == [([], 1, 6), (["Actions"], 8, 9)]
+    assert "title: Meeting: Q3 planning" in doc.sections[0].text and doc.title == "q3"
+
+
 @pytest.mark.timeout(120)
 def test_front_matter_too_long_to_be_metadata_is_read_as_text():
     """PyYAML builds front matter at about 20 s and 200 MB per MB here: a note whose YAML block held a data dump
