@@ -416,12 +416,14 @@ def _math_block(state, start: int, end: int, silent: bool) -> bool:
     first = state.env["first"]  # the piece's first line in the note's body
     close = start if len(line) >= 4 and line.endswith("$$") else state.env["math_close"][first + start + 1] - first
     lines = state.env["lines"]
-    # in a list item, closed past the item's end: the math ends with the item, as a fence does. Looked for only where
-    # the block then takes the lines looked at (to its close, or held to the piece's end): each line is looked at once
-    if start < close and state.blkIndent and first + close < lines \
-            and (close < end or (end == state.lineMax and first + end < lines)) \
-            and (out := _container_end(state, start + 1, min(close + 1, end))):
-        close = out - 1
+    # in a list item, closed past the item's end: the math ends with the item, as a fence does (in a quote that ends
+    # first, with the quote). The block takes the lines looked at (to its close, the item's end, the quote's or the
+    # piece's): each line is looked at once. A paragraph asks with ``end`` past its quote's end: the answer is the same
+    if start < close and state.blkIndent and first + close < lines and (close < end or first + end < lines):
+        if out := _container_end(state, start + 1, min(close + 1, end)):
+            close = out - 1
+        elif close >= end and end < state.lineMax:
+            close = end - 1
     held = close >= end
     if held:
         if first + close >= lines or end < state.lineMax or first + end >= lines:
