@@ -341,15 +341,11 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # 30: a WhatsApp export of a Chinese or Japanese phone, its hours after 上午/下午 (午前/午後), is a chat, read as plain text
 # before (ingest.chat); a line begun by a speaker's name and a colon ('我: 收到') is not joined to a long Chinese line
 # above it as a wrapped one, its keyword rows holding the pair 了我 of '…发给你了' / '我: …' (search.query.text). A Markdown
-# '$$' math block opened in a list item and closed past the item's end ends with the item, where it took everything down
-# to its closing '$$' (the list's next items, headings, their links and tags) as math (ingest.markdown._math_block). A
-# Markdown '$$' math block opened in a list item and closed past the item's end ends with the item, where it took
-# everything down to its closing '$$' (the list's next items, headings, their links and tags) as math
-# (ingest.markdown._math_block). A Markdown note's front matter that is no YAML ('title: Meeting: Q3 planning') is read
-# as its text, where it was a setext heading over its closing '---' that headed every passage of the note. A Markdown
-# '$$' math block opened in a list item and closed past the item's end ends with the item (or with the quote the item is
-# in), where it took everything down to its closing '$$' (the list's next items, headings, their links and tags) as
-# math, or in a quote was each line a paragraph (ingest.markdown._math_block).
+# '$$' math block opened in a list item and closed past the item's end ends with the item (or with the quote the item
+# is in), where it took everything down to its closing '$$' (the list's next items, headings, their links and tags) as
+# math, or in a quote was each line a paragraph (ingest.markdown._math_block). A Markdown note's front matter that is
+# no YAML ('title: Meeting: Q3 planning') is read as its text, where it was a setext heading over its closing '---'
+# that headed every passage of the note.
 VERSION = 30
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
