@@ -27,8 +27,9 @@ SETTINGS = (
 # Read too, but not a user's setting: the tests' hooks, and what sift-mcp passes to its children. Never told as
 # a slip; nor are the variables of the tests, benches and scripts (where the test data is …), close to no setting's.
 OTHERS = (
-    "SIFT_QUEUE_IMMEDIATE", "SIFT_REPORT_FD", "SIFT_FAULT_HOLD_RESTART", "SIFT_FAULT_PAUSE_DISCOVER",
-    "SIFT_FAULT_PAUSE_PUBLISH", "SIFT_FAULT_RELEASE_DISCOVER", "SIFT_FAULT_RELEASE_PUBLISH",
+    "SIFT_QUEUE_IMMEDIATE", "SIFT_REPORT_FD", "SIFT_FAULT_HOLD_RESTART", "SIFT_FAULT_HOLD_FOR_STOP",
+    "SIFT_FAULT_PAUSE_DISCOVER", "SIFT_FAULT_PAUSE_PUBLISH", "SIFT_FAULT_RELEASE_DISCOVER",
+    "SIFT_FAULT_RELEASE_PUBLISH",
 )
 CLOSE = 0.8  # difflib's ratio: MODLE, EXCLUDES, CHUNK_TOKEN (after SIFT_) are slips; THREADS is no setting's
 

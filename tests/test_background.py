@@ -17,7 +17,7 @@ import pytest
 
 from search.index import collection_reads, db, file_reads, generation_reads, progress_reads, work_reads, working
 from search.query.engine import Engine
-from tests.conftest import Consumer, ingest, run_ingest, write_tree
+from tests.conftest import Consumer, ingest, run_ingest, run_ingest_here, write_tree
 
 DEADLINE = 900.0  # seconds: a safety net against a hung test, not a speed assertion
 
@@ -918,29 +918,31 @@ def test_wait_does_not_wait_for_a_failed_background_job_and_says_it_failed(immed
     assert "in the background: big.md: embedding its 40 chunks failed: embed_in_background failed: " in said, said
 
 
-def test_ctrl_c_stops_a_background_embedding_at_its_next_slice_and_the_next_start_goes_on(sift_env, tmp_path):
+def test_ctrl_c_stops_a_background_embedding_at_its_next_slice_and_the_next_start_goes_on(sift_env, tmp_path,
+                                                                                         capsys):
     """Ctrl-C (huey's graceful stop, which waits for the running jobs) waited for the whole big file: 63 s for a
     260-chunk PDF, a quarter of an hour for 10,000 chunks of e5. The job now stops after its slice, keeps its
     vectors and waits in the queue; stats says it waits for a worker, not that one died; the next start goes on."""
     import signal
+    held = tmp_path / "held"  # the job, a slice embedded, waits at its next slice for the stop (workers.halt)
     env = {**sift_env, "SIFT_BACKGROUND_CHUNKS": "50"}
     root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings.\n"})
     index = Path(sift_env["SIFT_HOME"]) / "index.db"
-    worker = Consumer(env, 2, tmp_path / "consumer.log")
+    worker = Consumer({**env, "SIFT_FAULT_HOLD_FOR_STOP": str(held)}, 2, tmp_path / "consumer.log")
     try:
-        assert run_ingest(env, "enqueue", str(root), "--name", "notes", "--wait").returncode == 0
-        # 300 chunks: the stop comes after a batch of 32 at ~100 done, with room left for a fast machine's next
-        # batches between the poll (every 0.2 s) and the signal (seven batches: 2.3 s apiece on a busy 2-core
-        # machine); the next start embeds the rest (600 chunks took 37 s there, the test's most)
-        (root / "big.md").write_text(big_note(300, "narwhal"))
-        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        assert run_ingest_here(capsys, "enqueue", str(root), "--name", "notes", "--wait", env=env).returncode == 0
+        # 100 chunks, over SIFT_BACKGROUND_CHUNKS: the job holds after its first slice of 32 until Ctrl-C (before,
+        # 300 chunks and a poll for 64 done: a fast machine could embed them all before the signal came)
+        (root / "big.md").write_text(big_note(100, "narwhal"))
+        assert run_ingest_here(capsys, "enqueue", str(root), "--name", "notes", env=env).returncode == 0
         conn = db.connect(index)
-        poll(lambda: any(r["done"] >= 64 for r in work_reads.background(conn)), worker, "the big file being embedded")
+        poll(lambda: held.exists() or vectored(conn, "big.md"), worker, "the big file being embedded")
+        assert held.exists(), "the big file was embedded without a stop to ask for at its slices"
         os.killpg(worker.proc.pid, signal.SIGINT)
         worker.proc.wait()  # no kill after a grace: the consumer's own stop is what is looked at
         [row] = work_reads.background(conn)
-        assert row["done"] < row["total"], "the stop waited for every chunk of the big file"
-        said = run_ingest(env, "stats").stdout
+        assert 0 < row["done"] < row["total"], "the stop waited for every chunk of the big file"
+        said = run_ingest_here(capsys, "stats", env=env).stdout
         assert f"big.md waits for a worker to embed the rest of its {row['total']:,} chunks ({row['done']:,} " \
                "done)" in said, said
         assert paths(index, "narwhal") == {"big.md"} and paths(index, "pelican") == {"small.md"}, \
@@ -956,29 +958,34 @@ def test_ctrl_c_stops_a_background_embedding_at_its_next_slice_and_the_next_star
         worker.stop()
 
 
-def test_ctrl_c_stops_an_embed_job_at_its_next_batch_and_the_next_start_goes_on(sift_env, tmp_path):
+def test_ctrl_c_stops_an_embed_job_at_its_next_batch_and_the_next_start_goes_on(sift_env, tmp_path, capsys):
     """An embed job of a build (a file over 64 KiB travels alone) held Ctrl-C for all of its chunks: 180 s for
     one job on a busy laptop. It now queues the rest again with the vectors it has, and the next start goes on."""
     import signal
+    from workers.tasks import JOB_BYTES
+    held = tmp_path / "held"  # the job, a batch embedded, waits at its next batch for the stop (workers.halt)
     env = {**sift_env, "SIFT_BACKGROUND_CHUNKS": "0", "SIFT_EMBED_BATCH": "4"}  # embedded in its build
-    # 800 chunks (200 batches of 4; 70 KB, over 64 KiB: a job of its own), not 1,500: all embedded at the restart
-    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings.\n",
-                                           "big.md": big_note(800, "narwhal")})
+    # 40 chunks (10 batches of 4) and blank lines after them, which no chunk holds: over 64 KiB
+    # (workers.tasks.JOB_BYTES), a job of its own. Before the hold, 800 chunks, so that the job was still at work
+    # when the test looked (200 were embedded in 3 s on a quiet machine, before it saw them): 42-74 s
+    big = big_note(40, "narwhal") + "\n" * 64_000
+    assert len(big.encode()) > JOB_BYTES
+    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings.\n", "big.md": big})
     index = Path(sift_env["SIFT_HOME"]) / "index.db"
-    worker = Consumer(env, 2, tmp_path / "consumer.log")
+    worker = Consumer({**env, "SIFT_FAULT_HOLD_FOR_STOP": str(held)}, 2, tmp_path / "consumer.log")
     try:
-        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        assert run_ingest_here(capsys, "enqueue", str(root), "--name", "notes", env=env).returncode == 0
         conn = db.connect(index)
-        poll(lambda: embedding_big(conn), worker, "the big file being embedded")
+        poll(lambda: held.exists() or paths(index, "narwhal") == {"big.md"}, worker, "the big file being embedded")
+        assert held.exists(), "the big file was embedded without a stop to ask for at its batches"
         os.killpg(worker.proc.pid, signal.SIGINT)
         worker.proc.wait()  # no kill after a grace: the consumer's own stop is what is looked at
         [row] = [r for r in conn.execute("SELECT stage, state FROM progress WHERE path = 'big.md'")]
         assert (row["stage"], row["state"]) == ("chunk", "done"), "the stop waited for every chunk of the file"
-        assert "the worker is stopping: " in (tmp_path / "consumer.log").read_text()
+        said = (tmp_path / "consumer.log").read_text()
+        assert "the worker is stopping: 4 of the job's 40 chunks embedded and kept" in said, said
         worker.stop()
-        # the rest in batches of the default size (batches of 4 took minutes on a busy machine): what the first
-        # start kept and queued is what is looked at
-        worker = Consumer({**env, "SIFT_EMBED_BATCH": "32"}, 2, tmp_path / "consumer-2.log")
+        worker = Consumer(env, 2, tmp_path / "consumer-2.log")  # unheld: it embeds the rest
         poll(lambda: paths(index, "narwhal") == {"big.md"}, worker, "the big file searchable")
         assert paths(index, "pelican") == {"small.md"}
         assert "interrupted" not in (tmp_path / "consumer-2.log").read_text(), "the queued job was taken as lost"

@@ -103,10 +103,26 @@ def stop(why: str) -> None:
         _armed[0].stop(why)
 
 
-def stopping() -> bool:
+def stopping(done: int = 0) -> bool:
     """This process's consumer has been told to stop (Ctrl-C, huey's graceful stop, which waits for the running
-    jobs; or ``stop``): a long job ends at its next safe point rather than hold the stop for the rest of its run."""
+    jobs; or ``stop``): a long job ends at its next safe point rather than hold the stop for the rest of its run.
+    ``done``: how much of its work the job has done (what ``SIFT_FAULT_HOLD_FOR_STOP`` looks at)."""
+    _held_for_a_stop(done)
     return bool(_armed) and _armed[0].stop_flag.is_set()
+
+
+def _held_for_a_stop(done: int) -> None:
+    """Test hook (tests/test_background.py's Ctrl-C tests): with SIFT_FAULT_HOLD_FOR_STOP=path, a job of a
+    consumer that has done some of its work creates that file at its next safe point and waits there until the
+    consumer is told to stop, so a test stops it while it is surely at work (unheld, a quiet machine embedded
+    200 chunks before the test saw the job at work, and a busy one took a minute over the 800 it needed then).
+    Unset, or without a consumer (immediate mode), or nothing done yet: nothing."""
+    held = os.environ.get("SIFT_FAULT_HOLD_FOR_STOP")
+    if not (held and done and _armed):
+        return
+    with open(held, "a"):
+        pass
+    _armed[0].stop_flag.wait()
 
 
 @contextlib.contextmanager

@@ -949,7 +949,7 @@ def embed(batch: Batch) -> None:
                 total=len(hashes))  # a big file's quarter of an hour: stats says how far it has got
     try:
         for i in range(0, len(hashes), settings.embed_batch):
-            if halt.stopping():  # Ctrl-C: the rest goes on at the next start, the vectors so far with the job
+            if halt.stopping(i):  # Ctrl-C: the rest goes on at the next start, the vectors so far with the job
                 batch.to_embed = {h: batch.to_embed[h] for h in hashes[i:]}
                 then(embed, batch)
                 log.info("generation %s: the worker is stopping: %d of the job's %d chunks embedded and kept; "
@@ -985,7 +985,7 @@ def embed_in_background(job: Background) -> None:
     for i in range(0, len(todo), settings.embed_batch):
         if not wanted:
             break
-        if halt.stopping():
+        if halt.stopping(i):
             _pause_in_background(conn, job, done)
             return
         part = todo[i:i + settings.embed_batch]
