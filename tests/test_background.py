@@ -386,7 +386,7 @@ def embedding_now(conn, collection_id: int, done: int) -> None:
 
 
 def test_a_big_file_in_the_background_is_pending_in_freshness_and_listing(immediate, sift_env, tmp_path, monkeypatch,
-                                                                         servers):
+                                                                         servers, capsys):
     """While a big file is embedded in the background, search's freshness line (MCP) said the collection was 'up
     to date', and list_files (MCP and ``ingest files``) showed the file 'skipped', read as never to be indexed: both
     say it is searchable by keyword and by meaning once embedded, how far; a version its build did not write
@@ -413,12 +413,12 @@ def test_a_big_file_in_the_background_is_pending_in_freshness_and_listing(immedi
     assert "up to date" not in freshness and "nothing being built" not in freshness, freshness
     big = next(f for f in listed["files"] if f["path"] == "notes/big.md")
     assert (big["state"], big["reason"]) == ("indexed", by_words), big
-    files = run_ingest(sift_env, "files").stdout
+    files = run_ingest_here(capsys, "files").stdout
     assert by_words in files, files
-    stats = run_ingest(sift_env, "stats").stdout
+    stats = run_ingest_here(capsys, "stats").stdout
     assert "in the background: embedding big.md" in stats and "big.md: skipped" not in stats, stats
     assert "12 of 40 chunks; searchable by keyword; by meaning when embedded" in stats, stats
-    searched = run_ingest(sift_env, "search", "pelican").stdout
+    searched = run_ingest_here(capsys, "search", "pelican").stdout
     assert f"note: notes: {by_words}" in searched, searched
 
     embedding_now(conn, report["id"], 40)
@@ -509,7 +509,7 @@ def failed_job(conn, collection_id: int, since: float = 1.0) -> None:
 
 
 def test_a_failed_background_job_is_a_visible_failure_until_the_file_changes_or_a_retry(
-        immediate, sift_env, tmp_path, monkeypatch, servers):
+        immediate, sift_env, tmp_path, monkeypatch, servers, capsys):
     """A background job that failed for good was only in the worker's log: its row was forgotten, the file read
     'being embedded' (or skipped) until the next scan handed it on again, to fail again. Its row now says why: stats
     (text and --json), search's freshness line and list_files (MCP and ``ingest files``) show it failed with the
@@ -525,10 +525,10 @@ def test_a_failed_background_job_is_a_visible_failure_until_the_file_changes_or_
     [row] = work_reads.background(conn, report["id"])
     assert row["since"] == 1.0 and "no GGUF file with that id was found" in (row["failed"] or ""), dict(row)
 
-    said = run_ingest(sift_env, "stats").stdout
+    said = run_ingest_here(capsys, "stats").stdout
     assert "in the background: big.md: embedding its 40 chunks failed: embed_in_background failed: " in said, said
     assert "tried again when the file changes, or by `ingest retry-failed`" in said, said
-    [c] = json.loads(run_ingest(sift_env, "stats", "--json").stdout)["collections"]
+    [c] = json.loads(run_ingest_here(capsys, "stats", "--json").stdout)["collections"]
     [aside] = c["background"]
     assert aside["state"] == "failed" and "no GGUF file with that id" in aside["reason"], aside
     assert report["id"] not in rescan.due(conn, 3600.0), "a failed job is not lost: nothing to rescan for it"
@@ -547,7 +547,7 @@ def test_a_failed_background_job_is_a_visible_failure_until_the_file_changes_or_
     [listed_big] = listed["files"]
     assert listed_big["state"] == "failed" and "failed to be embedded in the background" in listed_big["reason"] \
         and "ingest retry-failed" in listed_big["reason"], listed_big
-    files = run_ingest(sift_env, "files").stdout
+    files = run_ingest_here(capsys, "files").stdout
     assert "failed: big.md failed to be embedded in the background" in files, files
 
     retried = run_ingest(sift_env, "retry-failed")
@@ -566,7 +566,7 @@ def test_a_failed_background_job_is_a_visible_failure_until_the_file_changes_or_
     store.begin_background(conn, report["id"], "big.md", Basis(st.st_size, st.st_mtime, st.st_ctime,
                            tasks._settings_print(runtime.model_id(), "big.md")), st.st_size, 41, 2.0)
     failed_job(conn, report["id"], since=2.0)
-    said = run_ingest(sift_env, "stats").stdout
+    said = run_ingest_here(capsys, "stats").stdout
     assert "failed: embed_in_background failed: " in said and "; its earlier version answers; tried again" in said, \
         said
     tasks.discover(report["id"])  # a later scan (the watcher's, the periodic one): the unchanged file is left failed
@@ -578,7 +578,7 @@ def test_a_failed_background_job_is_a_visible_failure_until_the_file_changes_or_
     tasks.discover(report["id"])
     assert collection_reads.get_collection(conn, report["id"])["published"] == gen, "no generation for nothing changed"
     assert paths(Path(sift_env["SIFT_HOME"]) / "index.db", "walrus") == {"big.md"}, "its earlier version answers"
-    [c] = json.loads(run_ingest(sift_env, "stats", "--json").stdout)["collections"]
+    [c] = json.loads(run_ingest_here(capsys, "stats", "--json").stdout)["collections"]
     assert [f["path"] for f in c["published"]["failures"]] == [], "said under background, not among the failures"
     big.write_text(big_note(42, "seal"))  # changed since: read again and handed on again
     tasks.discover(report["id"])
