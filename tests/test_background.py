@@ -67,7 +67,7 @@ def vectors_of(conn, path: str) -> list[tuple]:
 
 
 def test_a_big_file_is_searchable_by_keyword_at_once_and_by_meaning_after_its_job(immediate, sift_env, tmp_path,
-                                                                                  monkeypatch, embedder):
+                                                                                  monkeypatch, embedder, capsys):
     """The build that hands a big file to the background writes its passages without their vectors: its words
     are searchable at once (it was not searchable at all until its job and its own build were done), semantic
     search leaves it out and hybrid finds it by its words meanwhile; the scan the finished job asks for writes it
@@ -97,11 +97,11 @@ def test_a_big_file_is_searchable_by_keyword_at_once_and_by_meaning_after_its_jo
     conn.executemany("INSERT INTO vectors(model, text_hash, vec) VALUES (?, ?, ?)", held)
     written = {r["path"]: r for r in progress_reads.progress_rows(conn, first)}["big.md"]
     assert (written["stage"], written["state"], written["embedded"]) == ("write", "done", 0), dict(written)
-    [c] = json.loads(run_ingest(sift_env, "stats", "--json").stdout)["collections"]
+    [c] = json.loads(run_ingest_here(capsys, "stats", "--json").stdout)["collections"]
     assert c["published"]["failures"] == [], "in the background, not among the generation's failures or skipped"
     [aside] = c["background"]
     assert (aside["path"], aside["state"], aside["done"], aside["words"]) == ("big.md", "done", aside["total"], True)
-    said = run_ingest(sift_env, "stats").stdout
+    said = run_ingest_here(capsys, "stats").stdout
     assert f"in the background: big.md: its {aside['total']:,} chunks are embedded; searchable by keyword; by " \
            "meaning once the scan its job asked for has read it" in said, said
     assert "failed or skipped" not in said, said
@@ -115,7 +115,7 @@ def test_a_big_file_is_searchable_by_keyword_at_once_and_by_meaning_after_its_jo
         "its vectors join once its build reads it, also for an engine that read its rows before them"
     assert embedded_in(conn, second) == 0, "its build found every vector cached"
     assert work_reads.background(conn, collection["id"]) == [], "the row goes once a build reads the file"
-    assert "in the background" not in run_ingest(sift_env, "stats").stdout
+    assert "in the background" not in run_ingest_here(capsys, "stats").stdout
     tasks.discover(collection["id"])
     assert collection_reads.get_collection(conn, report["id"])["published"] == second, "and it is not read again"
 
@@ -202,7 +202,7 @@ def test_a_job_looks_up_its_cached_chunks_once(immediate, sift_env, tmp_path, mo
                         list(texts)).fetchone()[0] == len(texts), "the job embedded its chunks"
 
 
-def test_a_job_lost_with_its_worker_is_handed_on_again(immediate, sift_env, tmp_path, monkeypatch):
+def test_a_job_lost_with_its_worker_is_handed_on_again(immediate, sift_env, tmp_path, monkeypatch, capsys):
     """A row whose worker died (killed mid-job) holds nothing back: the periodic rescan finds its collection due,
     and the scan reads the file again."""
     from search.index import store
@@ -214,7 +214,7 @@ def test_a_job_lost_with_its_worker_is_handed_on_again(immediate, sift_env, tmp_
     os.waitpid(dead, 0)
     assert store.background_progress(conn, report["id"], "big.md", 1.0, 7, dead)
     assert report["id"] in rescan.due(conn, 3600.0), "its collection is due for a scan"
-    assert "its worker stopped after 7 of 40 chunks" in run_ingest(sift_env, "stats").stdout
+    assert "its worker stopped after 7 of 40 chunks" in run_ingest_here(capsys, "stats").stdout
     tasks.discover(report["id"])  # reads big.md again: handed on again, and (immediate mode) embedded at once
     [row] = work_reads.background(conn, report["id"])
     assert row["since"] != 1.0 and row["done"] == row["total"], dict(row)
@@ -586,7 +586,7 @@ def test_a_failed_background_job_is_a_visible_failure_until_the_file_changes_or_
     assert row["since"] != 2.0 and row["failed"] is None, dict(row)
 
 
-def test_a_big_file_keeps_its_words_when_its_job_is_lost_or_fails(immediate, sift_env, tmp_path, monkeypatch):
+def test_a_big_file_keeps_its_words_when_its_job_is_lost_or_fails(immediate, sift_env, tmp_path, monkeypatch, capsys):
     """The passages its build wrote stay searchable by keyword whatever becomes of its job. A job lost with its
     worker: the scan reads the file, unchanged since its words were published, again (its row forgotten, it was
     left without vectors until it changed). A job failed for good: scans leave it so (no scan-job loop), stats
@@ -619,8 +619,8 @@ def test_a_big_file_keeps_its_words_when_its_job_is_lost_or_fails(immediate, sif
         os._exit(0)
     os.waitpid(dead, 0)
     assert store.background_progress(conn, report["id"], "big.md", row["since"], 7, dead)  # its worker killed
-    assert "big.md: its worker stopped after 7 of 41 chunks; searchable by keyword" in run_ingest(sift_env,
-                                                                                                   "stats").stdout
+    said = run_ingest_here(capsys, "stats").stdout
+    assert "big.md: its worker stopped after 7 of 41 chunks; searchable by keyword" in said, said
     before = collection_reads.get_collection(conn, report["id"])["published"]
     tasks.discover(report["id"])  # reads it again: every vector cached (immediate mode), written with them
     assert collection_reads.get_collection(conn, report["id"])["published"] > before and written_by_last_build()
@@ -634,7 +634,7 @@ def test_a_big_file_keeps_its_words_when_its_job_is_lost_or_fails(immediate, sif
     tasks.discover(report["id"])
     assert collection_reads.get_collection(conn, report["id"])["published"] == gen, "left failed: no generation"
     assert paths(index, "copper") == {"big.md"}, "its words stay searchable"
-    said = run_ingest(sift_env, "stats").stdout
+    said = run_ingest_here(capsys, "stats").stdout
     assert f"big.md: embedding its {row['total']} chunks failed: embed_in_background failed: " in said and \
         "; searchable by keyword, not by meaning; tried again when the file changes" in said, said
     [note] = working.background_notes(conn)
@@ -674,7 +674,7 @@ def _read_again_with_its_vectors(conn, collection_id: int) -> None:
 
 
 def test_a_big_file_freed_once_its_job_is_done_gets_its_vectors_when_back(immediate, sift_env, tmp_path,
-                                                                             monkeypatch):
+                                                                             monkeypatch, capsys):
     """iCloud freed the big note (its '.big.md.icloud' placeholder) after its job was done, before the scan the
     job asked for: that scan forgot the row, and the note downloaded again unchanged was never read again, its
     passages left without vectors for good. The row stays while the note is away; back, it is read again."""
@@ -688,7 +688,7 @@ def test_a_big_file_freed_once_its_job_is_done_gets_its_vectors_when_back(immedi
     content, st = _freed(root)
     tasks.discover(report["id"])
     assert [r["path"] for r in work_reads.background(conn, report["id"])] == ["big.md"], "kept while it is away"
-    said = run_ingest(sift_env, "stats").stdout  # it said 'by meaning once its build reads it, next': none would
+    said = run_ingest_here(capsys, "stats").stdout  # it said 'by meaning once its build reads it, next': none would
     assert f"big.md: its {row['total']:,} chunks are embedded; searchable by keyword; by meaning once it is " \
            "downloaded again (a sync client keeps it in the cloud)" in said, said
     assert working.background_notes(conn) == [
@@ -756,7 +756,7 @@ def _lost_after(conn, collection_id: int, done: int) -> None:
 
 
 def test_a_big_file_written_by_a_resumed_recut_build_is_not_reported_skipped(immediate, sift_env, tmp_path,
-                                                                            monkeypatch):
+                                                                            monkeypatch, capsys):
     """A new chunker (its VERSION bumped) reads every file again; the build hands big.md on and writes its words.
     A consumer restarted while that build is under way resumes its scan, which reads every file again too (the
     published generation is cut the old way): it marked big.md skipped, 'embedded in the background', and stats
@@ -791,7 +791,7 @@ def test_a_big_file_written_by_a_resumed_recut_build_is_not_reported_skipped(imm
         immediate.storage.flush_queue()  # big.md's job, which this test does not need
         immediate.immediate = True
     assert paths(Path(sift_env["SIFT_HOME"]) / "index.db", "walrus") == {"big.md"}
-    said = run_ingest(sift_env, "stats").stdout
+    said = run_ingest_here(capsys, "stats").stdout
     assert "2 files, 41 chunks searchable" in said and "skipped" not in said, said
 
 
