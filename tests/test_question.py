@@ -40,6 +40,21 @@ def test_a_question_for_the_files_citing_something_is_searched_by_what_they_cite
     for query in ("cite this paper", "mention bot", "release notes mention breaking change", "papers cited by Smith"):
         assert content(query) == query, query
 
+
+def test_a_citing_question_naming_no_kind_of_file_is_searched_by_the_key_it_asks_about():
+    """'what cites smith2020?' was searched as 'cites smith2020', 'where is smith2020 cited?' as 'smith2020 cited':
+    only a question naming a kind of file ('which notes cite …') was read as asking for the files citing something.
+    Asked of a citekey, a name or a title, the others are too; of a plain word, a determiner or 'did', not."""
+    for query, kept in [("what cites smith2020?", "smith2020"), ("who cites smith2020", "smith2020"),
+                        ("where is smith2020 cited?", "smith2020"), ("where has @smith2020 been cited", "smith2020"),
+                        ("who mentions BERT", "BERT"), ("what references Vaswani?", "Vaswani")]:
+        assert content(query) == kept, query
+    for query, kept in [("who mentions kubernetes", "who mentions kubernetes"),  # a plain word: its words stay
+                        ("what quotes did Einstein say", "quotes Einstein"), ("what is cited most?", "cited most"),
+                        ("where is the config referenced?", "the config referenced"),
+                        ("where is smith2020 defined?", "smith2020 defined")]:
+        assert content(query) == kept, query
+
 def test_a_verb_of_citing_that_begins_a_phrase_the_notes_hold_is_the_subjects_word():
     """'which notes reference counting' asks for the notes about reference counting: it was read as the notes that
     reference 'counting'. Where a passage holds the verb and the plain word after it side by side, the verb stays;
@@ -71,6 +86,9 @@ def test_which_notes_reference_counting_finds_the_note_on_reference_counting(imm
     hits = engine.search("which notes reference counting", mode="keyword").hits
     assert [h.path for h in hits][:1] == ["memory.md"], [h.path for h in hits]
     assert [h.path for h in engine.search("which notes cite geobase2004nhn", mode="keyword").hits] == ["reading.md"]
+    for query in ("what cites geobase2004nhn?", "where is geobase2004nhn cited?"):  # no 'cites' nor 'cited' named
+        answer = engine.search(query, mode="keyword")
+        assert [h.path for h in answer.hits] == ["reading.md"] and answer.unmatched == [], (query, answer.notes)
 
 
 def test_a_statement_keeps_its_words():

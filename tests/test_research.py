@@ -259,7 +259,8 @@ def test_a_citekey_finds_the_notes_citing_it_before_passages_found_by_meaning(im
     shutil.copy(need_data("pdf/en/multicolumn.pdf"), root / "papers" / "lorem.pdf")
     engine = indexed_engine(root, "research", embedder)
     # asked as a question too: its framing words ('which files refer to', question.CITING) are no part of the key
-    for query in ("@geobase2004nhn", "geobase2004nhn", "which files refer to geobase2004nhn", "geobase2004nhn?"):
+    for query in ("@geobase2004nhn", "geobase2004nhn", "which files refer to geobase2004nhn", "geobase2004nhn?",
+                  "what cites geobase2004nhn?", "where is geobase2004nhn cited?"):
         answer = engine.search(query, limit=10)
         assert [h.path for h in answer.hits[:2]] == ["library.bib", "notes/hydro.md"], \
             [(h.path, h.score) for h in answer.hits]

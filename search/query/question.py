@@ -103,17 +103,27 @@ _FILES = r"(?:notes?|papers?|files?|pages?|documents?|docs|articles?|posts?|entr
 _CITE = (r"(?:cite[sd]?|mention(?:s|ed)?|reference[sd]?|discuss(?:es|ed)?|quote[sd]?"
          r"|(?:refer(?:s|red)?|link(?:s|ed)?|point(?:s|ed)?)\s+to|talk(?:s|ed)?\s+about)")
 _CITING = r"(?:citing|mentioning|referencing|discussing|quoting|(?:referring|linking|pointing)\s+to|talking\s+about)"
+_NOT_PLAIN = GOES_ON | FUNCTION | frozenset(
+    "of in on for from by with and or to at as any some all every each no my our your their his her its".split())
+# The same question naming no kind of file ('what cites smith2020?', 'who mentions BERT', 'where is smith2020
+# cited?'): searched as 'cites smith2020' and 'smith2020 cited', the key then led no more. Read so only where what it
+# asks about is what files cite: a citekey ('smith2020', '@smith2020'), a name or a title (a capital); 'what quotes
+# did Einstein say', 'who mentions kubernetes', 'what links to the page' keep their words.
+_CITED_THING = (rf"(?!(?:{'|'.join(sorted(_NOT_PLAIN))})\b)"
+                r"(?:@[\w:.+/-]+|[^\W\d_][\w:.+/-]*\d[\w:.+/-]*|(?-i:[A-Z])[\w'’.+/-]*)(?![\w@])")
+_CITED = r"(?:cited|mentioned|referenced|discussed|quoted|(?:referred|linked|pointed)\s+to|talked\s+about)"
 CITING = re.compile(
     rf"\b(?:which|what)\s+(?:of\s+(?:my|our|the)\s+)?{_FILES}\s+(?:(?:that|which)\s+)?{_CITE}\b"
-    rf"|\b(?:(?:the|any|all)\s+)?{_FILES}\s+(?:(?:that|which)\s+{_CITE}|{_CITING})\b", re.IGNORECASE)
+    rf"|\b(?:(?:the|any|all)\s+)?{_FILES}\s+(?:(?:that|which)\s+{_CITE}|{_CITING})\b"
+    rf"|\b(?:what|who)\s+{_CITE}(?=\s+{_CITED_THING})"
+    rf"|\bwhere\s+(?:is|are|was|were|has|have|had)\s+(?P<cited>{_CITED_THING}(?:\s+[^\W_][\w'’:.+/-]*){{0,8}}?)"
+    rf"\s+(?:(?:been|also|ever|first)\s+)*{_CITED}\b", re.IGNORECASE)
 # A verb of CITING that is a noun too, and the plain word after it in small letters: 'which notes reference counting'
 # asks for the notes about reference counting, and was searched as 'counting' (a note on counting sheep first). Read
 # so only where some passage holds the two words side by side (``phrases_known``); a citekey, a name, a path or 'the'
 # after the verb is what the files cite ('which notes reference geobase2004nhn', 'which notes mention BERT').
 _NOUN_TOO = re.compile(r"(?i)\b(?:reference|quote|mention)s?$")
 _PLAIN = re.compile(r"\s+([a-z]+(?:-[a-z]+)*)(?![\w@/:'’-]|\.\w)")
-_NOT_PLAIN = GOES_ON | FUNCTION | frozenset(
-    "of in on for from by with and or to at as any some all every each no my our your their his her its".split())
 
 # Whether a passage of the index holds some words side by side, for the search under way (``phrases_known``, set by
 # search.query.engine); outside a search (None) a verb of CITING is read as one.
@@ -155,6 +165,8 @@ def _citing_out(text: str) -> str:
         verb = _NOUN_TOO.search(match.group(0))
         after = _PLAIN.match(text, match.end())
         held = _HELD_PHRASE.get()
+        if match["cited"]:  # 'where is smith2020 cited': the key stays
+            return f" {match['cited']} "
         if verb and after and held is not None and after.group(1) not in _NOT_PLAIN \
                 and held(f"{verb.group(0)} {after.group(1)}"):
             return f" {verb.group(0)}"
