@@ -182,6 +182,8 @@ def _in_a_row(person: tuple[str, ...], words: tuple[str, ...]) -> bool:
         full = 0
         for end in range(start + 1, len(person) + 1):
             full += _full_words(person[end - 1:end])
+            # a particle asked for counts as a full word: 'Johannes van den Berg' finds Johannes Hendrikus Maria van
+            # den Berg, and so 'Anna van der Berg' Anna Lee Jan van der Berg, the same words (docs/known-limits.md)
             if full > len(words) or not fits[end - 1] and full == len(words):
                 break
             if fits[end - 1] and end - start >= len(words) and _holds(person[start:end], words):
