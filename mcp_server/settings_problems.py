@@ -64,7 +64,7 @@ def load(http: bool = False, given_home: str | None = None, flag: bool = False) 
     served.no_worker = any(variable in HOLDS_THE_INDEX for variable, _ in told)
     served.problems = [_said(variable, exc, served.no_worker, where, restart) for variable, exc in told]
     from search.setting_names import misspelled, slip_text  # SIFT_EXCLUDE misspelt in "env": all in, unsaid
-    served.problems += [f"{slip_text(name, meant)} fix it {where} and {restart}" for name, meant in misspelled()]
+    served.problems += [_then(slip_text(name, meant), f"fix it {where} and {restart}") for name, meant in misspelled()]
     lost = None if http else _home_not_found(given_home, flag)
     if lost:  # --home sift-home is fixed in the client's "args": its "env" holds no SIFT_HOME to fix
         served.problems.append(f"{lost} {WHERE_ARGS if flag else where} and {restart}")
@@ -96,11 +96,19 @@ def _home_not_found(given: str | None, flag: bool = False) -> str | None:
 def _said(variable: str, exc, no_worker: bool, where: str = WHERE, restart: str = RESTART) -> str:
     exc = _without_flags(str(exc))
     if variable in HOLDS_THE_INDEX:
-        return (f"{exc}; fix {variable} {where} and {restart}. Until then search answers from what was "
-                "indexed before, and sift-mcp starts no worker (with the default it would index the folders again "
-                "otherwise than set)")
+        return _then(exc, f"fix {variable} {where} and {restart}. Until then search answers from what was "
+                          "indexed before, and sift-mcp starts no worker (with the default it would index the folders "
+                          "again otherwise than set)")
     who = "sift-mcp runs" if no_worker else "sift-mcp and its worker run"
-    return f"{exc}; {who} with the default until {variable} is fixed {where} (then {restart})"
+    return _then(exc, f"{who} with the default until {variable} is fixed {where} (then {restart})")
+
+
+def _then(said: str, then: str) -> str:
+    """``said``, then what to do: after a question it asks ('did you mean SIFT_EXCLUDE?') as a sentence of its own,
+    'Fix it …' (it read '… SIFT_EXCLUDE? fix it …', and '… e5?; fix SIFT_MODEL …'), else after '; '."""
+    if said.rstrip().endswith("?"):  # a program's name keeps its case: 'sift-mcp runs …'
+        return f"{said.rstrip()} {then if then.startswith('sift-mcp') else then[:1].upper() + then[1:]}"
+    return f"{said}; {then}"
 
 
 def _without_flags(said: str) -> str:
@@ -116,6 +124,6 @@ def _unusable(why: str, where: str = WHERE, restart: str = RESTART) -> Served:
     from search.settings import Settings
     home = os.environ.get("SIFT_HOME")
     settings = Settings(home=Path(home).expanduser()) if home else Settings()
-    said = (f"sift-mcp cannot serve: {why}; fix it {where} (or --home in its args) and {restart}; until "
-            "then nothing can be searched")
+    said = _then(f"sift-mcp cannot serve: {why}", f"fix it {where} (or --home in its args) and {restart}; until "
+                 "then nothing can be searched")
     return Served(settings=settings, no_worker=True, unusable=said)

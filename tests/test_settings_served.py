@@ -79,7 +79,7 @@ def test_a_bad_setting_of_what_the_index_holds_serves_search_and_starts_no_worke
     problems = [f"SIFT_CHUNK_TOKENS='abc' is not a whole number: give a whole number (the default "
                 f"is 256); fix SIFT_CHUNK_TOKENS {CLIENT_ENV} {held}",
                 "SIFT_MODEL='e-5' is neither a known model (multilingual-e5-small (e5), "
-                f"all-MiniLM-L6-v2 (minilm)) nor a GGUF file: did you mean e5?; fix SIFT_MODEL {CLIENT_ENV} {held}"]
+                f"all-MiniLM-L6-v2 (minilm)) nor a GGUF file: did you mean e5? Fix SIFT_MODEL {CLIENT_ENV} {held}"]
     for answer in (stats, search, refresh):
         assert not answer.is_error, text(answer)
         assert text(answer).splitlines()[:2] == [f"problem: {p}" for p in problems], text(answer)
@@ -215,7 +215,7 @@ def test_a_misspelled_setting_name_is_said_first_with_the_setting_meant(small, s
         async with servers.session(env) as s:
             return await call(s, "stats"), await call(s, "search", query="pasta", mode="keyword"), s.instructions
     stats, search, instructions = run(scenario)
-    problem = (f"{slip} is not a Sift setting, so it changes nothing: did you mean SIFT_EXCLUDE? fix it "
+    problem = (f"{slip} is not a Sift setting, so it changes nothing: did you mean SIFT_EXCLUDE? Fix it "
                f"{CLIENT_ENV} and restart the client")
     for answer in (stats, search):
         assert text(answer).splitlines()[0] == f"problem: {problem}", text(answer)
