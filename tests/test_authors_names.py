@@ -198,6 +198,17 @@ def test_a_question_naming_a_writer_by_the_given_name_of_a_recorded_nickname_put
     assert "the passages by Bob Jones come first, each keeping the score it ranked with" in answer.notes, answer.notes
 
 
+def test_a_writers_name_found_as_another_form_is_not_named_as_held_nowhere(engine):
+    """'notes by Robert Smith' put the note recorded as Bob Smith's first and said "no passage contains 'Robert'":
+    an assistant read it as nothing by Robert. A word of the writer's name that found the author in another form
+    (Peggy for Margaret Hale) is not named; of a name no known writer holds, it still is."""
+    answer = engine.search("notes by Peggy Hale about the harbour", mode="keyword")
+    assert [hit.path for hit in answer.hits][:1] == ["hale.md"] and answer.unmatched == [], answer.notes
+    assert not any("Peggy" in note for note in answer.notes), answer.notes
+    answer = engine.search("notes by Peggy Jones about the harbour", mode="keyword")  # Bob Jones is no Peggy
+    assert answer.unmatched == [{"word": "Peggy", "suggestion": None}], answer.notes
+
+
 def test_list_files_finds_a_long_name_by_its_first_and_last_word(home, model_path, monkeypatch):
     """list_files(author=…) reads the same persons as search: John Tolkien is the note's, not the PDF's."""
     from mcp_server.service import Sift

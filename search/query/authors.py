@@ -545,6 +545,7 @@ class KnownWriters:
     def __init__(self):
         self.read = None  # the search's Passages
         self._answers: dict[str, bool] = {}
+        self.read_as: set[str] = set()  # words of the writer's name found as another form (``theirs_first``)
 
     def __call__(self, name: str) -> bool:
         if self.read is None:
@@ -569,5 +570,20 @@ def theirs_first(read, query: str, ranked: list, mode: str, filters, notes: list
     first = [hit for hit, row in zip(ranked, rows) if row is not None and by[row]]
     if not first:
         return ranked
+    recorded = catalog.author_named(name)
+    known = question.known_writers()
+    if isinstance(known, KnownWriters):  # 'Robert' of Robert Smith, recorded as Bob Smith: found, if by no passage
+        known.read_as |= set(name_words(name)) - set(name_words(recorded))
     from search.query.reordering import moved_first
-    return moved_first(ranked, first, notes, f"the passages by {catalog.author_named(name)}")
+    return moved_first(ranked, first, notes, f"the passages by {recorded}")
+
+
+def names_read_out(text: str) -> str:
+    """``text``, the words the spelling note looks for in the passages, without the words of the writer's name that
+    this search found as another form of the author's name (``theirs_first``): 'notes by Robert Smith' said "no
+    passage contains 'Robert'" when the note recorded as Bob Smith's was put first, as if nothing by Robert
+    existed."""
+    known = question.known_writers()
+    if not isinstance(known, KnownWriters) or not known.read_as:
+        return text
+    return WORD.sub(lambda word: " " if set(name_words(word.group())) <= known.read_as else word.group(), text)

@@ -550,7 +550,7 @@ class Engine:
             asked = symbols.used_name(query)
             if asked == "":
                 return []
-            text = asked or symbols.FRAME.sub(" ", question.content(query))
+            text = asked or authors.names_read_out(symbols.FRAME.sub(" ", question.content(query)))
             held = self._asked.held[1] if self._asked.held[0] == text else None  # the keyword step's, not asked again
             searched = self._asked.swapped[1] if self._asked.swapped[0] == text else {}  # 'default' for 'defualt'
             read_as = self._asked.pinyin[1] if self._asked.pinyin[0] == text else {}  # 'huancun' as 缓存: told so

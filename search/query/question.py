@@ -261,6 +261,11 @@ def writers_known(known: Callable[[str], bool]) -> Iterator[None]:
         _KNOWN_WRITER.reset(token)
 
 
+def known_writers() -> Callable[[str], bool] | None:
+    """The search's ``writers_known`` (search.query.authors.KnownWriters); None outside a search."""
+    return _KNOWN_WRITER.get()
+
+
 def _a_writer(match: re.Match) -> bool:
     """Whether BY_SOMEONE's ``match`` names a writer: by 'notes by …' a capitalised name always (the framing says it
     is one), one in small letters only where the index knows it ('posts by category about python': 'category' is no
