@@ -16,15 +16,17 @@ def vlq(number: int) -> str:
             return digits
 
 
-def mappings(lines: list[list[tuple[int, int, int, int]]]) -> str:
-    """Source map v3 mappings of ``lines`` (of the bundle), each a list of (column, source, line, column), absolute."""
-    source = source_line = source_column = 0
+def mappings(lines: list[list[tuple[int, ...]]]) -> str:
+    """Source map v3 mappings of ``lines`` (of the bundle), each a list of (column, source, line, column), absolute,
+    and the index of a name in the map's ``names`` after them where one is given."""
+    source = source_line = source_column = name = 0
     written = []
     for segments in lines:
         column, encoded = 0, []
-        for at, src, line, col in segments:
+        for at, src, line, col, *named in segments:
             encoded.append("".join(vlq(n) for n in (at - column, src - source, line - source_line,
-                                                        col - source_column)))
+                                                        col - source_column, *(n - name for n in named))))
             column, source, source_line, source_column = at, src, line, col
+            name = named[0] if named else name
         written.append(",".join(encoded))
     return ";".join(written)

@@ -1,7 +1,9 @@
 """A minified bundle's stack frame read through its source map, to the source file and line it was built from."""
 from __future__ import annotations
 
+import base64
 import json
+from urllib.parse import quote
 
 import pytest
 
@@ -26,6 +28,13 @@ MAP = {"version": 3, "file": "main.js", "sourceRoot": "",
        "sourcesContent": [PROFILE, CART], "names": [],
        "mappings": mappings([[(0, 0, 0, 0), (120, 0, 3, 2), (30000, 1, 4, 2), (48200, 0, 17, 2), (48300, 0, 20, 4)],
                              [(10, 1, 9, 2)]])}
+# The map naming the original names ('names', a segment's fifth number): the call at 30,000 (a frame's caller)
+# calls avatarUrl; at 48,200, line 4 of profile.ts (in displayName: the code changed since the build), 'picture' is
+# read. The names are the map's, the bundle's function names ('e', 't') minified.
+NAMED = {**MAP, "names": ["avatarUrl", "picture"],
+         "mappings": mappings([[(0, 0, 0, 0), (30000, 1, 4, 2, 0), (48200, 0, 3, 2, 1)]])}
+BUNDLE = "!function(e){" + "var a=1;" * 8000 + "}();\n"
+INLINE = "//# sourceMappingURL=data:application/json;charset=utf-8;base64,"
 TREE = {
     "src/users/profile.ts": PROFILE + "\n",
     "src/orders/cart.ts": CART + "\n",
@@ -39,6 +48,10 @@ TREE = {
     # a bundle whose map is in another folder, named on its last line
     "dist/web/shop.js": "!function(e){" + "var a=1;" * 8000 + "}();\n//# sourceMappingURL=../../maps/shop.js.map\n",
     "maps/shop.js.map": json.dumps(MAP),
+    "dist/named.js.map": json.dumps(NAMED),
+    # a bundle with its map written in its last line; one naming its map on a server
+    "dist/inline.js": BUNDLE + INLINE + base64.b64encode(json.dumps(MAP).encode()).decode() + "\n",
+    "dist/served.js": BUNDLE + "//# sourceMappingURL=https://cdn.example.com/served.js.map\n",
 }
 TRACE = ("TypeError: Cannot read properties of undefined (reading 'picture')\n"
          "    at e (https://shop.example.com/dist/main.js:1:48213)\n"
@@ -112,19 +125,29 @@ def test_a_map_too_big_or_of_other_maps_is_not_read(tmp_path, monkeypatch):
         source_maps.original([("c", str(tmp_path))], "big.js", 1, 48213)
 
 
+NAMES = [f"name{i}" for i in range(40)]
+
+
 def _random_map(rng, path) -> list:
-    """A map of 30 lines of random segments (column, source, line, column) over three sources, written at ``path``;
-    the segments by line."""
+    """A map of 30 lines of random segments (column, source, line, column, and a name of NAMES in one of three)
+    over three sources, written at ``path``; the segments by line."""
     lines = []
     for _ in range(30):
         column, segments = 0, []
         for _ in range(rng.randint(0, 40)):
             column += rng.randint(1, 50)
-            segments.append((column, rng.randint(0, 2), rng.randint(0, 300), rng.randint(0, 80)))
+            segments.append((column, rng.randint(0, 2), rng.randint(0, 300), rng.randint(0, 80),
+                             *([rng.randint(0, len(NAMES) - 1)] if rng.random() < 0.3 else [])))
         lines.append(segments)
     path.write_text(json.dumps({"version": 3, "sources": ["a.ts", "b.ts", "c.ts"], "mappings": mappings(lines),
-                                "names": []}))
+                                "names": NAMES}))
     return lines
+
+
+def _expected(before: list):
+    """(source, line from 1, name or None) of the last of the segments ``before`` a place, as a map says them."""
+    last = before[-1] if before else None
+    return (["a.ts", "b.ts", "c.ts"][last[1]], last[2] + 1, NAMES[last[4]] if len(last) > 4 else None) if last else None
 
 
 @pytest.mark.parametrize("chunk", [1, 7, 64, 2**18])
@@ -138,9 +161,8 @@ def test_a_place_is_read_as_the_map_says_in_pieces_of_any_size(tmp_path, monkeyp
     for line, segments in enumerate(lines):
         for column in [1, *(at + 1 + rng.randint(0, 3) for at, *_ in segments)]:
             before = [segment for segment in segments if segment[0] <= column - 1]
-            expected = (["a.ts", "b.ts", "c.ts"][before[-1][1]], before[-1][2] + 1) if before else None
             at = source_maps.original([("c", str(tmp_path))], "b.js", line + 1, column)
-            assert ((at.source, at.line) if at else None) == expected, (line, column)
+            assert ((at.source, at.line, at.name) if at else None) == _expected(before), (line, column)
 
 
 @pytest.mark.parametrize("mappings_text", ["AAAA;AA AA,AACA", "AAAA;AA\\u0041", "AAAA," + "/" * 50_000 + "A"])
@@ -218,8 +240,7 @@ def test_frames_read_together_are_the_places_each_alone_gives(tmp_path, monkeypa
         if path == "other.js":
             continue
         before = [segment for segment in (lines[line - 1] if line <= len(lines) else []) if segment[0] <= column - 1]
-        expected = (["a.ts", "b.ts", "c.ts"][before[-1][1]], before[-1][2] + 1) if before else None
-        assert ((at.source, at.line) if at else None) == expected, (line, column)
+        assert ((at.source, at.line, at.name) if at else None) == _expected(before), (line, column)
     monkeypatch.setattr(source_maps, "MAX_MAP_BYTES", 16)
     refused = source_maps.originals(roots, frames)
     assert {str(refused[frame]) for frame in frames[:-1]} == {"the source map b.js.map is over 0 MB and was not read"}
@@ -257,14 +278,24 @@ def test_a_map_its_bundle_names_in_another_folder_is_read(engine_over):
 
 @pytest.mark.parametrize("named, read_as", [
     ("../maps/app.js.map", "maps/app.js.map"), ("app%20one.js.map?v=3", "dist/app one.js.map"),
-    ("https://cdn.example.com/app.js.map", None), ("data:application/json;base64,eyJ2ZXJzaW9uIjozfQ==", None),
-    ("/static/app.js.map", None), ("../../../etc/app.js.map", None), ("C:/maps/app.js.map", None)])
+    ("data:application/json;base64,eyJ2ZXJzaW9uIjozfQ==", "data:"),  # source_maps.INLINE
+    ("https://cdn.example.com/app.js.map", "is on a server and was not read"),
+    ("//cdn.example.com/app.js.map", "is on a server and was not read"),
+    ("/static/app.js.map", "is a path on its server and was not read"),
+    ("../../../etc/app.js.map", "is outside the collection and was not read"),
+    ("C:/maps/app.js.map", "is outside the collection and was not read")])
 def test_the_map_a_bundle_names_is_read_only_within_its_collection(tmp_path, named, read_as):
-    """A map on a server, written in the bundle (data:), from the server's root or outside the collection is not
-    read: only a path relative to the bundle, within the collection."""
+    """A map on a server, from the server's root or outside the collection is not read, and is said so: only a
+    path relative to the bundle, within the collection, or a map written in the bundle (data:)."""
     (tmp_path / "dist").mkdir()
     (tmp_path / "dist" / "app.js").write_text("var a=1;" * 2000 + f"\n//# sourceMappingURL={named}\n")
-    assert source_maps.named_map(str(tmp_path), "dist/app.js") == read_as
+    if read_as.endswith("was not read"):
+        with pytest.raises(source_maps.Refused, match=f"the source map dist/app.js names, {named}, {read_as}"):
+            source_maps.named_map(str(tmp_path), "dist/app.js")
+        refused = source_maps.originals([("c", str(tmp_path))], [("dist/app.js", 1, 5)])[("dist/app.js", 1, 5)]
+        assert isinstance(refused, source_maps.Refused) and read_as in str(refused)
+    else:
+        assert source_maps.named_map(str(tmp_path), "dist/app.js") == read_as
     (tmp_path / "dist" / "old.js").write_text("var a=1;\n//@ sourceMappingURL=old.js.map")
     assert source_maps.named_map(str(tmp_path), "dist/old.js") == "dist/old.js.map"
     assert source_maps.named_map(str(tmp_path), "dist/none.js") is None
@@ -329,3 +360,56 @@ def test_a_hostile_index_map_is_said_unread(tmp_path, monkeypatch, written, said
     (tmp_path / "shop" / "dist" / "main.js.map").write_text(written)
     with pytest.raises(source_maps.Refused, match=said):
         source_maps.original([("shop", str(tmp_path / "shop"))], "dist/main.js", 1, 5)
+
+
+@pytest.mark.parametrize("mode", ["keyword"])
+def test_a_minified_functions_original_name_is_the_one_its_call_names(engine_over, mode):
+    """The map's ``names`` were not read: a frame's function was left out, and where its source line is now in
+    another function (the code changed since the build) the trace found that one (displayName). Its original name
+    is the one the map gives its call, the next frame's place (avatarUrl); the name at its own place is what it
+    reads there ('picture'), not its own."""
+    answer = engine_over(TREE).search("TypeError: Cannot read properties of undefined (reading 'picture')\n"
+                                      "    at e (https://shop.example.com/dist/named.js:1:48213)\n"
+                                      "    at t (https://shop.example.com/dist/named.js:1:30005)", mode=mode)
+    assert [(hit.path, hit.heading_path.split(" > ")[-1]) for hit in answer.hits[:2]] == [
+        ("src/users/profile.ts", "avatarUrl"), ("src/orders/cart.ts", "cartTotal")], answer.notes
+    assert ("the stack trace's frames named.js:1:48213 is src/users/profile.ts:4 (avatarUrl) by its source map "
+            "dist/named.js.map; named.js:1:30005 is src/orders/cart.ts:5 by its source map dist/named.js.map"
+            in answer.notes), answer.notes
+    assert source_maps.callers("at e (a.js:1:9)\n at Array.map (<anonymous>)\n at t (a.js:1:3)\nat u (b.js:2:1)") == {
+        ("a.js", 1, 3): ("b.js", 2, 1)}  # a frame's caller is the frame on the next line, where it is a bundle's
+
+
+def test_a_map_written_in_its_bundle_is_read(engine_over):
+    """'//# sourceMappingURL=data:application/json;base64,…': the map written in the bundle's last line was not
+    read, and the frame was said to be minified code with no map. A map named on a server is said not read."""
+    engine = engine_over(TREE)
+    answer = engine.search("TypeError: Cannot read properties of undefined (reading 'picture')\n"
+                           "    at e (https://shop.example.com/dist/inline.js:1:48213)", mode="keyword")
+    assert [(hit.path, hit.heading_path.split(" > ")[-1]) for hit in answer.hits[:1]] == [
+        ("src/users/profile.ts", "avatarUrl")], answer.notes
+    assert ("the stack trace's frame inline.js:1:48213 is src/users/profile.ts:18 by its source map inline in "
+            "dist/inline.js" in answer.notes), answer.notes
+    answer = engine.search("TypeError: Cannot read properties of undefined (reading 'picture')\n"
+                           "    at e (https://shop.example.com/dist/served.js:1:48213)", mode="keyword")
+    assert ("the source map dist/served.js names, https://cdn.example.com/served.js.map, is on a server and was not "
+            "read: Sift reads maps in the collection only" in answer.notes), answer.notes
+
+
+@pytest.mark.parametrize("written", [
+    base64.b64encode(json.dumps({**MAP, "sourcesContent": [PROFILE * 10, CART]}).encode()).decode(),  # past URL_READ
+    quote(json.dumps(MAP))])
+def test_an_inline_map_is_read_long_or_percent_encoded_and_bounded(tmp_path, monkeypatch, written):
+    """A map inline is the bundle's whole last line, longer than the bundle's last bytes read for a map's name; in
+    base64 or percent-encoded. One over MAX_INLINE_MAP_BYTES, or that does not decode, is said not read."""
+    (tmp_path / "app.js").write_text(BUNDLE + ("//# sourceMappingURL=data:application/json;base64," if "%" not in
+                                               written else "//# sourceMappingURL=data:application/json,") + written)
+    at = source_maps.original([("c", str(tmp_path))], "app.js", 1, 48213)
+    assert (at.source, at.line, at.map_path) == ("src/users/profile.ts", 18, "inline in app.js")
+    monkeypatch.setattr(source_maps, "MAX_INLINE_MAP_BYTES", 2**10)
+    with pytest.raises(source_maps.Refused, match="the source map inline in app.js is over 0 MB and was not read"):
+        source_maps.original([("c", str(tmp_path))], "app.js", 1, 48213)
+    monkeypatch.undo()
+    (tmp_path / "app.js").write_text(BUNDLE + "//# sourceMappingURL=data:application/json;base64,e!!" + "A" * 5000)
+    with pytest.raises(source_maps.Refused, match="the source map inline in app.js could not be read"):
+        source_maps.original([("c", str(tmp_path))], "app.js", 1, 48213)

@@ -412,7 +412,8 @@ def traced_first(read: Passages, query: str, ranked: list, mode: str, filters: F
 def _through_source_maps(read: Passages, query: str, traced: list, notes: list[str]) -> list:
     """``traced`` with each frame of a bundle no file indexed stands for read through the bundle's source map, where
     a collection's folder holds one (``source_maps``): the source file and line it was built from, its minified
-    function's name left out. A note says what each was read as, or why a map was not read."""
+    function's name read as the original one the map names at its call (``source_maps.callers``), or left out.
+    A note says what each was read as, or why a map was not read."""
     catalog = read.catalog
     found = lambda path: symbols.traced_files(path, catalog.collections, catalog.paths, catalog.named)  # noqa: E731
     at_columns, read_as, frames = source_maps.columns(query), [], []
@@ -424,17 +425,22 @@ def _through_source_maps(read: Passages, query: str, traced: list, notes: list[s
     if bundled:  # each map read once for all its frames (a map's mappings are read to its farthest frame)
         roots = [(row["name"], row["root"]) for row in collection_reads.collections(read.conn)]
         mapped_at = source_maps.originals(roots, bundled)
+    calls = source_maps.callers(query)
     for path, line, function in traced:
         # a one-line bundle's frames: one line at several columns, each read as its own place, in the trace's order
-        places = [mapped_at.get((path, line, column)) for column in at_columns.get((path, line), [None])]
-        for refused in dict.fromkeys(str(at) for at in places if isinstance(at, source_maps.Refused)):
+        places = [(column, mapped_at.get((path, line, column))) for column in at_columns.get((path, line), [None])]
+        for refused in dict.fromkeys(str(at) for _, at in places if isinstance(at, source_maps.Refused)):
             note(notes, refused)
-        mapped = [at for at in places if isinstance(at, source_maps.Mapped)]
+        mapped = [(column, at) for column, at in places if isinstance(at, source_maps.Mapped)]
         if not mapped:
             frames.append((path, line, function))
-        for at in mapped:
-            frames.append((next((held for held in at.candidates if found(held)), at.candidates[-1]), at.line, None))
-            read_as.append(f"{at.shown} is {at.source}:{at.line} by its source map {at.map_path}")
+        for column, at in mapped:
+            # its function's original name: the name the map gives its call, the next frame's place
+            call = mapped_at.get(calls.get((path, line, column)))
+            name = call.name if isinstance(call, source_maps.Mapped) and call.name else None
+            frames.append((next((held for held in at.candidates if found(held)), at.candidates[-1]), at.line, name))
+            read_as.append(f"{at.shown} is {at.source}:{at.line}{f' ({name})' if name else ''} by its source map "
+                           f"{at.map_path}")
     if read_as:
         note(notes, f"the stack trace's frame{'s' if len(read_as) > 1 else ''} {'; '.join(read_as)}")
     return frames

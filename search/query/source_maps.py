@@ -5,15 +5,18 @@ bundle (and its build folder), so the frame found nothing. Where a collection's 
 beside it (``dist/main.js.map``: a source map of version 3, with ``sources`` and ``mappings``), or where the
 bundle's last line names it elsewhere in the collection (``//# sourceMappingURL=../maps/main.js.map``), the frame's
 line and column are looked up in it: its ``sources`` name the file and its mappings the line, which the trace's
-other frames are then searched as. An index map (``sections``: maps each at an offset of the bundle, written in it
-or named by a ``url``) is read section by section.
+other frames are then searched as; a frame's minified function ('e') is read as the original name (its ``names``)
+the map gives the frame's call, on the trace's next line (``callers``). A map written in the bundle's last line
+(``data:``, base64 or percent-encoded) is read too. An index map (``sections``: maps each at an offset of the
+bundle, written in it or named by a ``url``) is read section by section.
 
 A map may be tens of megabytes, most of it the sources' own text (``sourcesContent``): it is not parsed whole but
 mapped into memory and read where its keys are, its mappings decoded as a stream up to the frame's place, without
 keeping them; a trace's frames in one map read it once, in one pass to the farthest (``originals``). A map over
 MAX_MAP_BYTES, or whose mappings before the frame are over MAX_MAPPINGS_READ, is not read (the answer says so);
 nor an index map over MAX_INDEX_MAP_BYTES (it is parsed whole), of over MAX_SECTIONS sections or maps nested over
-MAX_DEPTH deep (one naming itself), nor a map on a server, inline (``data:``) or outside the collection.
+MAX_DEPTH deep (one naming itself), nor an inline one over MAX_INLINE_MAP_BYTES (decoded in memory), nor a map
+on a server or outside the collection (the answer says so).
 """
 from __future__ import annotations
 
@@ -40,6 +43,11 @@ BUNDLE = re.compile(r"\.[cm]?js$", re.IGNORECASE)
 # A map named by its bundle's last line ('//# sourceMappingURL=../maps/app.js.map'): the bundle's last bytes read
 URL_READ = 4096
 MAP_URL = re.compile(rb"//[#@][ \t]*sourceMappingURL=[ \t]*([^\s'\"]{1,1024})")
+# A map written in the bundle's last line ('//# sourceMappingURL=data:application/json;base64,eyJ2…'): the line is
+# read into memory whole and decoded, up to MAX_INLINE_MAP_BYTES of it
+INLINE = "data:"
+INLINE_URL = re.compile(rb"[ \t]*//[#@][ \t]*sourceMappingURL=[ \t]*(data:)", re.IGNORECASE)
+MAX_INLINE_MAP_BYTES = 16 * 2**20
 # An index map ('sections': each a map's offset in the bundle and the map, written in it or named by its 'url')
 MAX_INDEX_MAP_BYTES = 8 * 2**20  # an index map is parsed whole (its sections' maps are in it): about 0.1 s for 8 MB
 MAX_SECTIONS = 10_000
@@ -59,6 +67,7 @@ class Mapped:
     source: str  # the source as the map names it, cleaned: 'src/users/profile.ts'
     candidates: list[str]
     line: int
+    name: str | None = None  # the original name the map gives the place (its 'names'): of what is called there
 
 
 class Refused(Exception):
@@ -79,50 +88,117 @@ def columns(query: str) -> dict[tuple[str, int], list[int]]:
     return found
 
 
-def find_map(roots: list[tuple[str, str]], path: str) -> tuple[str, Path, str] | None:
-    """(collection, the map file, its path relative to the collection's root) of the bundle a frame's ``path``
-    names: its longest tail with '.map' after it in a collection's folder, or in its build folders
-    (``BUILD_FOLDERS``), or the map that bundle's ``sourceMappingURL`` names in the collection
-    (``named_map``); None if none is there."""
+def callers(query: str) -> dict[tuple[str, int, int], tuple[str, int, int]]:
+    """{(path, line, column) of a frame naming its function ('at e (dist/main.js:1:48213)'): the frame on the next
+    line's} of a V8 trace, the most recent call first: the next frame is the call of the function, and the name a
+    map gives its place (the ``names`` of its fifth number) is the called function's original name, where the
+    name the map gives a frame's own place is of what it calls (the callee, or a property read) there."""
+    found: list = list(FRAME.finditer(query))
+    return {_place_of(m): _place_of(after) for m, after in zip(found, found[1:])
+            if m.group("caller") and m.group("column") and after.group("path") and after.group("column")
+            and query.count("\n", m.end(), after.start()) == 1}
+
+
+def _place_of(m) -> tuple[str, int, int]:
+    return m.group("path").replace("\\", "/"), int(m.group("at")), int(m.group("column"))
+
+
+def find_map(roots: list[tuple[str, str]], path: str) -> tuple[str, Path, str, bool] | Refused | None:
+    """(collection, the map file, its path relative to the collection's root, whether the map is written in that
+    file: the bundle's, ``INLINE``) of the bundle a frame's ``path`` names: its longest tail with '.map' after it
+    in a collection's folder, or in its build folders (``BUILD_FOLDERS``), or the map that bundle's
+    ``sourceMappingURL`` names in the collection or in itself (``named_map``); where none is there, Refused for a
+    bundle naming one that is not read (on a server, outside the collection), else None."""
     parts = [part for part in path.replace("\\", "/").split("/") if part not in ("", ".", "..")]
     if not parts or not BUNDLE.search(parts[-1]):
         return None
+    refused = None
     for start in range(len(parts)):
         for folder in BUILD_FOLDERS:
             bundle = folder + "/".join(parts[start:])
             for collection, root in roots:
                 for relative in (bundle + ".map", None):
-                    relative = relative or named_map(root, bundle)
+                    try:
+                        relative = relative or named_map(root, bundle)
+                    except Refused as said:
+                        refused = refused or said
+                        continue
+                    inline = relative == INLINE
+                    relative = bundle if inline else relative
                     candidate = Path(root) / relative if relative else None
                     try:
                         if candidate and candidate.is_file() and _inside(root, candidate):
-                            return collection, candidate, relative
+                            return collection, candidate, relative, inline
                     except OSError:
                         continue
-    return None
+    return refused
 
 
 def named_map(root: str, bundle: str) -> str | None:
     """The path, relative to ``root``, of the map the bundle at ``bundle`` (relative to ``root``) names on its last
     line ('//# sourceMappingURL=../maps/app.js.map': maps/app.js.map of dist/app.js), read from its last URL_READ
-    bytes; None for no bundle or none named, or one named outside the collection, on a server or inline
-    (``data:``: a bundle of the map's size in one line), which are not read."""
+    bytes, or ``INLINE`` for one written there (``data:``, a line of the map's size: ``_data_url``); None for no
+    bundle or none named. Raises Refused for one on a server, from the server's root or outside the collection,
+    which are not read."""
     try:
         if not (Path(root) / bundle).is_file():  # a named pipe of the bundle's name would block the search
             return None
         with open(Path(root) / bundle, "rb") as f:
             f.seek(max(0, f.seek(0, 2) - URL_READ))
             named = MAP_URL.findall(f.read(URL_READ))
+            if not named:
+                return INLINE if _data_url(f) else None
     except OSError:
-        return None
-    if not named:
         return None
     from urllib.parse import unquote
     url = unquote(named[-1].decode("utf-8", "replace")).split("?", 1)[0].split("#", 1)[0]
-    if not url or url.startswith("/") or re.match(r"^[a-z][\w+.-]*:", url, re.IGNORECASE):
+    if url.lower().startswith(INLINE):
+        return INLINE
+    if not url:
         return None
+    said = f"the source map {bundle} names, {url[:200]},"
+    if re.match(r"^[a-z][\w+.-]*://|^//", url, re.IGNORECASE):
+        raise Refused(f"{said} is on a server and was not read: Sift reads maps in the collection only")
+    if url.startswith("/"):
+        raise Refused(f"{said} is a path on its server and was not read: Sift reads maps in the collection only")
     relative = posixpath.normpath(posixpath.join(posixpath.dirname(bundle), url))
-    return None if relative.startswith("../") or relative == ".." else relative
+    if re.match(r"^[a-z][\w+.-]*:", url, re.IGNORECASE) or relative.startswith("../") or relative == "..":
+        raise Refused(f"{said} is outside the collection and was not read")
+    return relative
+
+
+def _data_url(f) -> tuple[int, int] | None:
+    """(start, end) in the open bundle ``f`` of the map written in its last line ('//# sourceMappingURL=data:…',
+    from 'data:'), or None for a last line of other text."""
+    size = f.seek(0, 2)
+    if not size:
+        return None
+    with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as whole:
+        end = size
+        while end > max(0, size - URL_READ) and whole[end - 1] in b" \t\r\n":
+            end -= 1
+        found = INLINE_URL.match(whole, whole.rfind(b"\n", 0, end) + 1, end)
+        return (found.start(1), end) if found else None
+
+
+def _inline(bundle: Path, shown: str) -> bytes:
+    """The map written in the bundle's last line (a data: URL: base64, or JSON percent-encoded), decoded. Refused
+    for a line over MAX_INLINE_MAP_BYTES or that does not decode."""
+    import base64
+    import binascii
+    from urllib.parse import unquote_to_bytes
+    with open(bundle, "rb") as f:
+        at = _data_url(f)
+        if at is None:
+            raise Refused(f"the source map {shown} could not be read")
+        if at[1] - at[0] > MAX_INLINE_MAP_BYTES:
+            raise Refused(f"the source map {shown} is over {MAX_INLINE_MAP_BYTES // 2**20} MB and was not read")
+        f.seek(at[0])
+        header, _, data = f.read(at[1] - at[0]).partition(b",")
+    try:
+        return base64.b64decode(data) if b";base64" in header.lower() else unquote_to_bytes(data)
+    except (binascii.Error, ValueError):
+        raise Refused(f"the source map {shown} could not be read") from None
 
 
 def _inside(root: str, path: Path) -> bool:
@@ -149,16 +225,17 @@ def originals(roots: list[tuple[str, str]], frames: list[tuple[str, int, int]]) 
     found_at = {path: find_map(roots, path) for path in dict.fromkeys(path for path, _, _ in frames)}
     for frame in dict.fromkeys(frames):
         found = found_at[frame[0]]
-        results[frame] = None
-        if found is not None:
+        results[frame] = found if isinstance(found, Refused) else None
+        if isinstance(found, tuple):
             by_map.setdefault(found[1], []).append((frame, found))
     for map_file, framed in by_map.items():
-        collection, _, relative = framed[0][1]
+        collection, _, relative, inline = framed[0][1]
         root = next(root for name, root in roots if name == collection)
+        shown = f"inline in {relative}" if inline else relative
         places: dict = {}
         try:
-            _lookup(map_file, {(line - 1, column - 1) for (_, line, column), _ in framed}, relative, places,
-                    (root, relative))
+            _lookup(map_file, {(line - 1, column - 1) for (_, line, column), _ in framed}, shown, places,
+                    (root, relative), inline=inline)
         except Refused as refused:
             places = {place: places.get(place, refused) for (_, line, column), _ in framed
                       for place in [(line - 1, column - 1)]}
@@ -169,35 +246,45 @@ def originals(roots: list[tuple[str, str]], frames: list[tuple[str, int, int]]) 
             if isinstance(at, Refused):
                 results[(path, line, column)] = at
             elif at is not None:
-                source, source_line, folder = at
+                source, source_line, folder, name = at
                 results[(path, line, column)] = Mapped(
-                    f"{path.rsplit('/', 1)[-1]}:{line}:{column}", relative, _cleaned(source),
-                    _candidates(collection, folder, source), source_line)
+                    f"{path.rsplit('/', 1)[-1]}:{line}:{column}", shown, _cleaned(source),
+                    _candidates(collection, folder, source), source_line, name)
     return results
 
 
 def _lookup(map_file: Path, places: set[tuple[int, int]], shown: str, found: dict, where: tuple[str, str],
-            depth: int = 0) -> None:
+            depth: int = 0, inline: bool = False) -> None:
     """Fill ``found`` with {place: (the source as the map names it, its line from 1, the folder its map is in
-    relative to the collection's root), or None} of each place (line, column, from 0) in the bundle; ``where``:
-    the collection's root and the map's path relative to it. Raises Refused for a map not read, ``found`` holding
-    the places read before."""
-    size = map_file.stat().st_size
-    if size > MAX_MAP_BYTES:
-        raise Refused(f"the source map {shown} is over {MAX_MAP_BYTES // 2**20} MB and was not read")
-    if size == 0:
-        return
-    with open(map_file, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-        if _key(mapped, b"sections", b"[") is None:
-            return _plain(mapped, places, shown, found, posixpath.dirname(where[1]))
-        if size > MAX_INDEX_MAP_BYTES:
-            raise Refused(f"the source map {shown} is an index map over {MAX_INDEX_MAP_BYTES // 2**20} MB and was "
-                          "not read")
-        try:
-            index = json.loads(mapped[:])
-        except (ValueError, RecursionError):
-            raise Refused(f"the source map {shown} could not be read") from None
-    _sections(index, places, shown, found, where, depth)
+    relative to the collection's root, the original name there or None), or None} of each place (line, column,
+    from 0) in the bundle; ``where``: the collection's root and the map's path relative to it (with ``inline``,
+    the bundle's, ``map_file`` holding the map in its last line). Raises Refused for a map not read, ``found``
+    holding the places read before."""
+    if inline:
+        index = _plain_or_index(_inline(map_file, shown), places, shown, found, where)
+    else:
+        size = map_file.stat().st_size
+        if size > MAX_MAP_BYTES:
+            raise Refused(f"the source map {shown} is over {MAX_MAP_BYTES // 2**20} MB and was not read")
+        if size == 0:
+            return
+        with open(map_file, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            index = _plain_or_index(mapped, places, shown, found, where)
+    if index is not None:
+        _sections(index, places, shown, found, where, depth)
+
+
+def _plain_or_index(mapped, places: set[tuple[int, int]], shown: str, found: dict, where: tuple[str, str]):
+    """The index map ``mapped`` (an mmap, bytes) holds, parsed; or None, its places read as a plain map's."""
+    if _key(mapped, b"sections", b"[") is None:
+        return _plain(mapped, places, shown, found, posixpath.dirname(where[1]))
+    if len(mapped) > MAX_INDEX_MAP_BYTES:
+        raise Refused(f"the source map {shown} is an index map over {MAX_INDEX_MAP_BYTES // 2**20} MB and was "
+                      "not read")
+    try:
+        return json.loads(mapped[:])
+    except (ValueError, RecursionError):
+        raise Refused(f"the source map {shown} could not be read") from None
 
 
 def _sections(index, places: set[tuple[int, int]], shown: str, found: dict, where: tuple[str, str],
@@ -261,18 +348,23 @@ def _plain(mapped, places: set[tuple[int, int]], shown: str, found: dict, folder
     names = _json(mapped, sources, shown)
     root = _key(mapped, b"sourceRoot", b'"')
     prefix = _json(mapped, root, shown) if root is not None else ""
+    try:  # the original names, of the segments writing a fifth number: read where they can be, not needed
+        symbols = _json(mapped, _key(mapped, b"names", b"["), shown) if _key(mapped, b"names", b"[") else []
+    except Refused:
+        symbols = []
     at: dict = {}
     try:
         _segments(mapped, mappings + 1, sorted(places), shown, at)
     except ValueError:  # a character no VLQ digit, or a number no map writes: said, not a failed search
         raise Refused(f"the source map {shown}'s mappings could not be read") from None
     finally:
-        found.update({place: _named(names, prefix, where, folder) for place, where in at.items()})
+        found.update({place: _named(names, prefix, where, folder, symbols) for place, where in at.items()})
 
 
-def _named(names, prefix, place: tuple[int, int] | None, folder: str) -> tuple[str, int, str] | None:
-    """(the source, its line from 1, ``folder``: the map's) of ``place`` (source index, line from 0), by the map's
-    ``sources``."""
+def _named(names, prefix, place: tuple[int, int, int | None] | None, folder: str,
+           symbols=()) -> tuple[str, int, str, str | None] | None:
+    """(the source, its line from 1, ``folder``: the map's, the original name or None) of ``place`` (source index,
+    line from 0, name index or None), by the map's ``sources`` and ``names`` (``symbols``)."""
     if place is None or not isinstance(names, list) or not 0 <= place[0] < len(names) \
             or not isinstance(names[place[0]], str):
         return None
@@ -280,7 +372,9 @@ def _named(names, prefix, place: tuple[int, int] | None, folder: str) -> tuple[s
     name = names[place[0]]
     if prefix and not _SCHEME.match(name) and not name.startswith("/"):
         name = prefix.rstrip("/") + "/" + name
-    return name, place[1] + 1, folder
+    symbol = symbols[place[2]] if place[2] is not None and isinstance(symbols, list) \
+        and 0 <= place[2] < len(symbols) and isinstance(symbols[place[2]], str) else None
+    return name, place[1] + 1, folder, symbol
 
 
 def _key(mapped: mmap.mmap, name: bytes, opens: bytes) -> int | None:
@@ -325,7 +419,8 @@ def _pieces(mapped: mmap.mmap, start: int, end: int, shown: str):
 
 
 def _segments(mapped: mmap.mmap, start: int, places: list[tuple[int, int]], shown: str, found: dict) -> None:
-    """Fill ``found`` with {place: (source index, source line from 0) or None} of each of ``places`` (the bundle's
+    """Fill ``found`` with {place: (source index, source line from 0, name index or None) or None} of each of
+    ``places`` (the bundle's
     line and column, from 0, in order): the last segment of the line at or before the column, decoded from the
     mappings at ``start`` in one pass. A segment's source, line and column are counted from the segment before it,
     across lines (its column in the bundle from the line's start): every segment up to the place counts. They are
@@ -337,7 +432,8 @@ around it, which are read one by one."""
     if end < 0:
         found.update(dict.fromkeys(pending))
         return
-    line_at, state, best = 0, [0, 0, 0], None  # the bundle's column (from its line's start), source, source line
+    line_at, state, best = 0, [0, 0, 0, 0], None  # the bundle's column (from its line's start), source, source
+    # line, name
     for _, piece in _pieces(mapped, start, end, shown):
         parts, i = piece.split(b";"), 0  # parts[i] is of the bundle's line line_at + i
         while pending:
@@ -367,9 +463,9 @@ def _along(part: bytes, state: list[int], best, pending: list, found: dict, line
     the line before each segment; the place of its last segment (or ``best`` before it)."""
     sums = _sums(part)
     if not pending or pending[0][0] != line or state[0] + sums[0] <= pending[0][1]:  # no place among them: counted
-        state[0], state[1], state[2] = state[0] + sums[0], state[1] + sums[1], state[2] + sums[2]
+        state[:] = [held + added for held, added in zip(state, sums)]
         last = _values(part.rstrip(b",").rsplit(b",", 1)[-1]) if part.strip(b",") else []
-        return (state[1], state[2]) if len(last) >= 4 else best if not last else None
+        return _place(state, last) if len(last) >= 4 else best if not last else None
     segments = part.split(b",")
     if len(segments) > HALVED:  # halves: the one before the place counted, only the place's few read one by one
         best = _along(b",".join(segments[:len(segments) // 2]), state, best, pending, found, line)
@@ -385,10 +481,16 @@ def _along(part: bytes, state: list[int], best, pending: list, found: dict, line
         state[0] += values[0]
         if len(values) >= 4:
             state[1], state[2] = state[1] + values[1], state[2] + values[2]
-            best = (state[1], state[2])
+            state[3] += values[4] if len(values) >= 5 else 0
+            best = _place(state, values)
         else:
             best = None
     return best
+
+
+def _place(state: list[int], values: list[int]) -> tuple[int, int, int | None]:
+    """(source, source line, name index or None) of a segment of ``values`` read into ``state``."""
+    return state[1], state[2], state[3] if len(values) >= 5 else None
 
 
 def _add(state: list[int], segments: bytes, generated: bool) -> None:
@@ -398,15 +500,18 @@ def _add(state: list[int], segments: bytes, generated: bool) -> None:
         state[0] += sums[0]
     state[1] += sums[1]
     state[2] += sums[2]
+    state[3] += sums[3]
 
 
 def _sums(segments: bytes) -> list[int]:
-    """The sums of the first three numbers of ``segments`` (joined by ','), each distinct segment decoded once."""
-    sums = [0, 0, 0]
+    """The sums of the first three numbers of ``segments`` (joined by ',') and of their fifth (the name's index),
+    each distinct segment decoded once."""
+    sums = [0, 0, 0, 0]
     for segment, times in Counter(segments.split(b",")).items():
         values = _decoded.get(segment)
         if values is None:
-            values = _values(segment)[:3]
+            values = _values(segment)
+            values = values[:3] + values[4:5]
             if len(_decoded) < DECODED_KEPT:
                 _decoded[segment] = values
         for i, value in enumerate(values):
