@@ -336,6 +336,20 @@ def test_a_chat_line_begun_by_a_speaker_is_not_joined_to_the_message_above():
     assert "了我" in index_form("在分布式系统的设计里，比如消息队列的文章发给你了\n我：收到以后再看一下这些").split()
 
 
+def test_a_wrapped_line_with_a_half_width_colon_is_joined_outside_a_chat():
+    """A paragraph of Chinese wrapped at a fixed width whose next line holds a half-width colon ('来自 / 磁盘写入: 每次')
+    was taken for a chat's message begun by its speaker and left unjoined: the index lost the pair 自磁 (来自磁盘) and
+    a snippet showed the paragraph broken. A line is a speaker's only in a text where a line began so already, a
+    message of two paragraphs' too."""
+    prose = ("在分布式系统的设计里，我们发现消息队列的延迟主要来自\n磁盘写入: 每次提交都要等待刷盘，所以吞吐量受到限制。\n"
+             "下一步我们会尝试批量提交的办法来改善这个问题。")
+    assert "自磁" in index_form(prose).split()
+    chat = "王医生: 在分布式系统的设计里，我们发现消息队列的延迟主要来自\n我: 收到，谢谢！我看一下这些文章的结论再说。"
+    assert "自我" not in index_form(chat).split()
+    chat = "王医生: 你好\n\n在分布式系统的设计里，我们发现消息队列的延迟主要来自\n我: 收到，谢谢！我看一下这些文章的结论再说。"
+    assert "自我" not in index_form(chat).split()
+
+
 def test_a_mark_inside_a_notes_inline_code_marks_the_whole_code_span():
     """A snippet shown as Markdown showed '`**git** reset`' as written, marks and all: nothing is bold inside code.
     The whole span is marked instead, '**`git reset`**'; outside code a word is marked alone, and code's text (not

@@ -134,7 +134,9 @@ _WRAP_SHARE = 0.75
 _WRAP_REACH = 2
 # a line that begins with a speaker's name and a colon, as a chat's lines do ('我: 收到', '王医生: 好的', Sift's
 # conversations: ingest.chat): a message of its own, not the line above wrapped. Joined, a snippet read '发给你了我:
-# 收到', two people's messages run into one sentence of the first; Chinese prose writes its colon full width (：).
+# 收到', two people's messages run into one sentence of the first. Only in a text where a line began so already, as a
+# chat's first message does (a message may hold blank lines): a wrapped paragraph's next line holding a half-width
+# colon ('…主要来自' / '磁盘写入: 每次…', typed so beside Latin words) was left unjoined, its pair 自磁 lost.
 _SPEAKER = re.compile(r"[^\s:：]{1,40}(?: [^\s:：]{1,40}){0,3}: ")
 
 
@@ -157,17 +159,20 @@ def unwrapped(text: str) -> str:
         return widths[i]
 
     out = [lines[0]]
+    chat = bool(_SPEAKER.match(lines[0]))  # whether a line so far began with a speaker's name (``_SPEAKER``)
     for i in range(1, len(lines)):
         before, line = lines[i - 1], lines[i]
+        speaker = chat and _SPEAKER.match(line)
         joined = (before and line and _HAN_OR_MARK.fullmatch(before[-1]) and _HAN_OR_MARK.fullmatch(line[0])
                   and (_HAN_CHAR.fullmatch(before[-1]) or _HAN_CHAR.fullmatch(line[0]))
-                  and width(i - 1) >= _WRAP_MIN and not _SPEAKER.match(line)
+                  and width(i - 1) >= _WRAP_MIN and not speaker
                   and width(i - 1) >= _WRAP_SHARE * max(width(j) for j in range(i - 1 - _WRAP_REACH, i + _WRAP_REACH)
                                                         if j != i - 1))
         if joined:
             out[-1] += line
         else:
             out.append(line)
+            chat = chat or bool(_SPEAKER.match(line))
     return "\n".join(out)
 
 
