@@ -196,6 +196,21 @@ def test_a_job_that_fails_for_good_runs_once_and_its_files_fail_with_the_reason(
     assert reasons == {"a.md": expected, "b.md": expected}
 
 
+def test_a_job_that_fails_for_good_names_the_errors_class_in_the_workers_log(waits, tmp_path, monkeypatch, caplog):
+    """A file's reason says what went wrong in words (retry.describe), and the docs send a bug report to the worker's
+    log for the error's class: a job's ValueError or OSError was logged in those words alone ('write failed (not
+    retried: simulated)'), its class named nowhere. The log names it; the files' reason stays in words."""
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha\n"})
+
+    def refuse(*args, **kwargs):
+        raise ValueError("simulated")
+    monkeypatch.setattr(store, "write_files", refuse)
+    published = ingest(root)["published"]
+    assert [f["reason"] for f in published["failures"]] == ["write failed: simulated"]
+    logged = [r.getMessage() for r in caplog.records if r.name == "sift.workers" and "simulated" in r.getMessage()]
+    assert logged and all("simulated [ValueError]" in line for line in logged), logged
+
+
 # --- transient: retried with backoff ------------------------------------------------------------------
 
 def test_file_rewritten_while_read_is_retried_with_backoff_and_indexed(waits, tmp_path, monkeypatch):

@@ -151,6 +151,13 @@ def describe(exc: BaseException) -> str:
 REPORT = "a bug in Sift: please report it with the worker's log, which has the details"
 
 
+def _logged(exc: BaseException) -> str:
+    """``describe`` for the worker's log, the error's class named after it where the words do not name it ('simulated
+    [ValueError]'): the log is where a bug report finds it (a file's reason no longer does)."""
+    said, name = describe(exc), type(exc).__name__
+    return said if name in said else f"{said} [{name}]"
+
+
 def _text(exc: BaseException) -> str:
     from ingest.files import FileChanging
     if isinstance(exc, OSError) and exc.strerror and not isinstance(exc, FileChanging):
@@ -188,14 +195,14 @@ def attempt(fn: Callable, args: tuple, kwargs: dict, policy: Policy, what: str,
             if beyond is not None and beyond(exc):
                 raise
             if not is_transient(exc):
-                log.error("%s failed (not retried: %s)", what, describe(exc),
+                log.error("%s failed (not retried: %s)", what, _logged(exc),
                           exc_info=not isinstance(exc, (OSError, sqlite3.Error, ValueError, db.IndexUnavailable)))
                 give_up(exc, this.number)
                 return None
             if this.last:
-                log.error("%s failed after %d tries: %s", what, this.number, describe(exc))
+                log.error("%s failed after %d tries: %s", what, this.number, _logged(exc))
                 give_up(exc, this.number)
                 return None
-            log.warning("%s: %s; trying again in %.1f s (retry %d of %d)", what, describe(exc), this.next_wait,
+            log.warning("%s: %s; trying again in %.1f s (retry %d of %d)", what, _logged(exc), this.next_wait,
                         this.number, policy.retries)
     return None
