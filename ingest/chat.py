@@ -785,12 +785,13 @@ def _blank_lines(lines: list[str]) -> int:
 
 def _day_first(found: list[re.Match]) -> bool:
     """Whether the file's dates are day/month (most of the world) or month/day (the US): told by a part over 12;
-    when none is, a 12-hour clock's (AM/PM) are month/day, a 24-hour clock's day/month."""
+    when none is, a 12-hour clock's (AM/PM) are month/day, a 24-hour clock's day/month, and a Chinese one's (上午/下午
+    before the hour: Hong Kong's, Singapore's '5/3/2024 下午3:02') day/month too: no phone writes month/day so."""
     if any(int(f[1]) > 12 for f in found):
         return True
     if any(int(f[2]) > 12 for f in found):
         return False
-    return not any(f["half"] or f["before"] for f in found)
+    return not any(f["half"] for f in found)
 
 
 def _whatsapp_time(found: re.Match, day_first: bool) -> datetime | None:

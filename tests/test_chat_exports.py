@@ -420,6 +420,16 @@ def test_whatsapp_of_a_chinese_phone_its_hours_after_the_half_of_the_day():
     assert parse_file("chat/_chat.txt", japanese.encode()).sections[0].dated == datetime(2026, 11, 28, 15, 2).timestamp()
 
 
+def test_whatsapp_of_a_hong_kong_phone_its_day_before_its_month():
+    """A Hong Kong (or Singapore) phone writes the day first and the half of the day before the hour ('5/3/2024 下午3:02'):
+    with no day over 12 such a chat was read as the US's month first (as an AM/PM clock's), 5 March dated 3 May.
+    No phone writes the month first beside 上午/下午: it is day first."""
+    hong_kong = "5/3/2024 下午3:02 - 陳醫生: 收到\n6/3/2024 上午9:15 - 王醫生: 好的\n"
+    doc = parse_file("chat/_chat.txt", hong_kong.encode())
+    assert [s.dated for s in doc.sections] == [datetime(2024, 3, 5, 15, 2).timestamp(),
+                                               datetime(2024, 3, 6, 9, 15).timestamp()], _sections(doc)
+
+
 def test_a_slack_exports_own_lists_are_skipped_with_a_reason(immediate, tmp_path, monkeypatch):
     """A Slack export's users.json and channels.json (dms.json, integration_logs.json …) were indexed as JSON: a
     search for a colleague's name ranked the raw users.json, its ids and avatars, among her messages. Their names are
