@@ -878,7 +878,7 @@ def chat_zip_text(data, path: str):
         raise
     if days is None:
         raise Skip("a .zip taken for a chat export holding none: no users.json and channel day files (Slack's), "
-                   "no _chat.txt (WhatsApp's), no result.json (Telegram's) nor a DiscordChatExporter JSON")
+                   "no .txt that reads as WhatsApp's chat, no result.json (Telegram's) nor a DiscordChatExporter JSON")
     read, kept = WordText(title=Path(path).name.rsplit(".", 1)[0]), []
     for section in (section for day in days for section in day.sections):
         read.headings.append((len(read.lines), 1, section.heading_path[0]))
@@ -1002,10 +1002,10 @@ def _zipped_json(parts, name: str):
 
 
 def _zipped_whatsapp(parts, path: str) -> list[Document] | None:
-    """A WhatsApp export's chat (its _chat.txt, or 'WhatsApp Chat with Anna.txt'), titled by the zip's name."""
+    """A WhatsApp export's chat (``_whatsapp_part``: '_chat.txt', 'WhatsApp Chat with Anna.txt' or any .txt at its
+    top that reads as one), titled by the zip's name."""
     from ingest.decode import decode
-    chat = next((name for name in sorted(parts.names) if "/" not in name and name.lower().endswith(".txt")
-                 and (name == "_chat.txt" or name.lower().startswith("whatsapp chat"))), None)
+    chat = _whatsapp_part(parts.names, lambda name: _head(parts.open_unchecked(name)))
     if chat is None:
         return None
     text = decode(parts.read(chat))
@@ -1014,11 +1014,23 @@ def _zipped_whatsapp(parts, path: str) -> list[Document] | None:
     return [parse_whatsapp(Path(path).name.rsplit(".", 1)[0] + ".txt", text)]
 
 
+def _whatsapp_part(names, head) -> str | None:
+    """Of a zip's part ``names``, its WhatsApp chat: a .txt at its top whose first lines (``head``: a part's first
+    bytes as text) read as one, whatever its name, which is the phone's language's ('_chat.txt', 'WhatsApp Chat with
+    Anna.txt', '与王医生的 WhatsApp 聊天.txt'); English-named ones looked at first, at most CHAT_JSON_PEEKED of all."""
+    texts = sorted((name for name in names if "/" not in name and name.lower().endswith(".txt")),
+                   key=lambda name: (name != "_chat.txt" and not name.lower().startswith("whatsapp chat"), name))
+    for name in texts[:CHAT_JSON_PEEKED]:
+        told = head(name)
+        if is_whatsapp(told.rsplit("\n", 1)[0] if "\n" in told else told):
+            return name
+    return None
+
+
 def zip_holds_chat(source) -> bool:
     """Whether the zip ``source`` (a path on disk, its bytes, or a binary file open on it) is a Slack workspace's
     export (``users.json`` at its top, with ``channels.json`` or a channel's day file, ``general/2024-03-14.json``),
-    a WhatsApp chat's (``_chat.txt`` or ``WhatsApp Chat with Anna.txt`` at its top, whose first bytes read as
-    one), a Telegram export's (its ``result.json``) or a DiscordChatExporter one's (``_json_chats``), whatever its
+    a WhatsApp chat's (a .txt at its top whose first bytes read as one, ``_whatsapp_part``), a Telegram export's (its ``result.json``) or a DiscordChatExporter one's (``_json_chats``), whatever its
     name: its directory is read (at most CHAT_DIRECTORY_BYTES of it) and the first CHAT_HEAD_BYTES of a WhatsApp
     chat's text or of CHAT_JSON_PEEKED JSON parts, nothing else. A file on disk is looked at once while unchanged
     (a scan asks of every .zip)."""
@@ -1070,13 +1082,7 @@ def _holds_chat(f) -> bool:
                 return True
             if _telegram_pages(names, lambda name: _head(package.open(name)), CHAT_JSON_PEEKED):
                 return True
-            chat = next((name for name in names if "/" not in name and name.lower().endswith(".txt")
-                         and (name == "_chat.txt" or name.lower().startswith("whatsapp chat"))), None)
-            if chat is None:
-                return False
-            with package.open(chat) as part:
-                head = part.read(CHAT_HEAD_BYTES).decode("utf-8", "replace")
-            return is_whatsapp(head.rsplit("\n", 1)[0] if "\n" in head else head)
+            return _whatsapp_part(names, lambda name: _head(package.open(name))) is not None
     except (OSError, ValueError, EOFError, RuntimeError, NotImplementedError, zipfile.BadZipFile):
         return False
 
