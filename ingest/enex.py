@@ -179,8 +179,9 @@ class _Reader:
             except Exception as exc:  # noqa: BLE001 - one note's trouble must not cost the export
                 self.unreadable += 1
                 if len(self.unreadable_why) < UNREADABLE_SAID:
+                    from ingest.unreadable import what_is_wrong
                     self.unreadable_why.append(f"{_first(note, 'title') or '(untitled note)'!r} (line {note['line']}): "
-                                               f"{type(exc).__name__}: {str(exc)[:200]}")
+                                               f"{what_is_wrong(exc)}")
                 return
             held = _tags(note)
             self.tags = held if self.tags is None else [tag for tag in self.tags if tag in held]

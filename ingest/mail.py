@@ -55,6 +55,7 @@ from email.utils import format_datetime, getaddresses, parsedate_to_datetime
 from ingest.decode import decode
 from ingest.document import Document, Section, Skip, title_from_name
 from ingest.passage_dates import moment
+from ingest.unreadable import what_is_wrong
 from search.query.mail_people import SUBJECT_DAYS, own_guess, same_people
 from search.query.mail_quotes import QUOTED_NEXT
 
@@ -478,9 +479,10 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
         except Exception as exc:  # noqa: BLE001 - one message's trouble must not cost the mailbox
             unreadable += 1
             if len(unreadable_why) < UNREADABLE_SAID:
-                unreadable_why.append(f"line {first:,}: {type(exc).__name__}: {str(exc)[:200]}")
+                unreadable_why.append(f"line {first:,}: {what_is_wrong(exc)}")
             text = decode_part(body[:UNREADABLE_CHARS * 4], None)[:UNREADABLE_CHARS]
-            section = Section(text=f"[a message Sift could not read as mail: {type(exc).__name__}: {exc}]\n{text}",
+            said = what_is_wrong(exc, logged_already=True)
+            section = Section(text=f"[a message Sift could not read as mail: {said}]\n{text}",
                               heading_path=["(unreadable message)"])
             message = None
         _place(section, raw, first, lines)
@@ -960,7 +962,7 @@ def attachment_sections(message: Message, section: Section, read: AttachmentsRea
             except Skip as exc:
                 why = str(exc)
             except Exception as exc:  # noqa: BLE001 - one attachment's trouble must not cost its message
-                why = f"{type(exc).__name__}: {exc}"
+                why = what_is_wrong(exc)
         if why is not None:
             read.not_read.append(f"{where}: {why}")
             continue

@@ -53,7 +53,8 @@ def _spreadsheet(data: bytes) -> tuple[list[tuple[str, list[list[str]]]], str]:
         try:  # a flat .fods: one XML file, its office:document's body read as it comes
             return _read(io.BytesIO(flat)), ""
         except ET.ParseError as error:
-            raise Skip(f"not a readable OpenDocument spreadsheet: {type(error).__name__}: {error}"[:500]) from None
+            from ingest.unreadable import not_readable
+            raise Skip(not_readable(error, "OpenDocument spreadsheet", ".ods")[:500]) from None
     with opened_odf(data, "OpenDocument spreadsheet", ".ods") as parts:
         with parts.open("content.xml") as stream:
             sheets = _read(stream)

@@ -16,6 +16,7 @@ import xml.etree.ElementTree as ET
 from ingest.document import Skip
 from ingest.passage_dates import property_date
 from ingest import zipped
+from ingest.unreadable import not_readable
 from ingest.zipped import head, opened_odf
 
 OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
@@ -82,6 +83,8 @@ def flat_document(data, what: str):
 
 
 READ_AT_ONCE = 64 * 1024  # of the XML given to the parser at a time
+# the extension a kind of OpenDocument is saved as, named in what to do about one that cannot be read
+_EXTENSION = {"OpenDocument text": ".odt", "OpenDocument spreadsheet": ".ods", "OpenDocument presentation": ".odp"}
 LINE_TAGS = {TEXT + "p", TEXT + "h"}  # what the reader makes a line of: a paragraph, a heading
 
 
@@ -102,7 +105,7 @@ def bounded_tree(source, what: str, most: int):
             pass
         return builder.root
     except ET.ParseError as error:
-        raise Skip(f"not a readable {what}: {type(error).__name__}: {error}"[:500]) from None
+        raise Skip(not_readable(error, what, _EXTENSION.get(what, ".odt"))[:500]) from None
 
 
 # A paragraph's or heading's start or end tag as OpenDocument writers spell it, and the text namespace named so
@@ -131,7 +134,7 @@ def _marked_tree(source, what: str, most: int):
     try:
         return _marked(source, what, most, ET.XMLParser(), min(MAX_LINE_CHARS, MARKED_BYTES))
     except ET.ParseError as error:
-        raise Skip(f"not a readable {what}: {type(error).__name__}: {error}"[:500]) from None
+        raise Skip(not_readable(error, what, _EXTENSION.get(what, ".odt"))[:500]) from None
 
 
 def _marked(source, what: str, most: int, parser, bound: int):

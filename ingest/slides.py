@@ -29,7 +29,7 @@ older chart's. Left out: the masters' and layouts' placeholder prompts. A .pptm,
 A deck has no lines: its "lines" are those of ``WordText.lines`` (read_file shows them, and reads a slide by its
 heading: read_file(heading='Slide 3')). A password-protected deck, a broken zip or XML and a zip bomb are skipped
 with the reason (ingest.zipped); a .pptx's slide whose XML is broken, or listed but missing from the zip, is a slide
-of one line, '[not readable: ppt/slides/slide7.xml: ParseError: …]', the others read (its meta's cut_short names
+of one line, '[not readable: ppt/slides/slide7.xml: its XML is damaged …]', others read (its meta's cut_short names
 them; no slide readable, the deck is skipped with the reason); a broken notes or relationships part loses that part
 alone, said on a line of the slide's. Each slide is read into its lines as it is parsed, its XML let go (an .odp's
 content.xml read as it unzips, a page at a time; one whose XML breaks off keeps the pages before): a deck's memory is
@@ -48,6 +48,7 @@ import zlib
 from ingest.document import Document, Skip, title_from_name
 from ingest.passage_dates import property_date
 from ingest.recorded_author import recorded_author
+from ingest.unreadable import not_readable, what_is_wrong
 from ingest.zipped import OPENED_BYTES, opened, opened_odf
 
 P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
@@ -154,7 +155,7 @@ def _deck(data: bytes, path: str):
 
 def _cut_short(unreadable: list[tuple[int, str]], count: int, partly: list[tuple[int, str]] = ()) -> str:
     """What the deck's meta says of its slides that could not be read ('' when all were): 'slide 7 of 30 not
-    readable (ppt/slides/slide7.xml: ParseError: …); the others read', and of the parts of a slide read without
+    readable (ppt/slides/slide7.xml: its XML is damaged …); the others read', and of the parts of a slide read without
     them (``partly``: its notes, its relationships): 'a part of slide 3 not readable (ppt/notesSlides/…), the
     slide's text read'."""
     said = []
@@ -215,7 +216,7 @@ def _pptx(data: bytes):
                                lost))
                 del slide, notes, related, comments
             except SLIDE_ERRORS as error:  # this slide alone: the others are read (a zip bomb still Skips)
-                slides.append(_unreadable(f"{type(error).__name__}: {error}"[:300], section, part))
+                slides.append(_unreadable(what_is_wrong(error)[:300], section, part))
             except RecursionError:  # shapes grouped 100,000 deep: only a hostile slide comes near
                 slides.append(_unreadable("nested too deeply", section, part))
         if slides and all(slide[5] for slide in slides):  # no slide read: the deck is skipped with the first's
@@ -225,8 +226,8 @@ def _pptx(data: bytes):
 
 def _pptx_parts(parts, part: str):
     """A slide's parts parsed: the slide's, its notes', its charts' and SmartArt's by id, its comments', and what
-    of them could not be read ('ppt/notesSlides/notesSlide3.xml: ParseError: …'): a broken relationships or notes
-    part loses those alone, the slide's own text is read (it made the whole slide '[not readable: …]')."""
+    of them could not be read ('ppt/notesSlides/notesSlide3.xml: its XML is damaged …'): a broken relationships or
+    notes part loses those alone, the slide's own text is read (it made the whole slide '[not readable: …]')."""
     slide = parts.xml(part)
     lost = []
     try:
@@ -247,9 +248,8 @@ def _pptx_parts(parts, part: str):
 
 
 def _why(part: str, error: BaseException) -> str:
-    """'ppt/notesSlides/notesSlide3.xml: ParseError: …': a part not read and why."""
-    said = "nested too deeply" if isinstance(error, RecursionError) else f"{type(error).__name__}: {error}"
-    return f"{part}: {said}"[:300]
+    """'ppt/notesSlides/notesSlide3.xml: its XML is damaged (…)': a part not read and why."""
+    return f"{part}: {what_is_wrong(error)}"[:300]
 
 
 def _read_now(name, hidden, read, centred):
@@ -267,7 +267,7 @@ def _read_now(name, hidden, read, centred):
 
 def _unreadable(why: str, section: str, part: str = ""):
     """A slide that could not be read, as a slide of one line saying why ('[not readable: ppt/slides/slide7.xml:
-    ParseError: …]'): its number kept, the others read."""
+    its XML is damaged (…)]'): its number kept, the others read."""
     why = f"{part}: {why}" if part else why
     return "", False, lambda out: out.lines.append(f"{UNREADABLE}{why}]"), False, section, why, []
 
@@ -727,8 +727,8 @@ def _odp_pages(stream, parts):
                 element.clear()  # read: its shapes let go (the empty element stays, a few bytes)
     except ET.ParseError as error:
         if not slides:
-            raise Skip(f"not a readable OpenDocument presentation: {type(error).__name__}: {error}"[:500]) from None
-        slides.append(_unreadable(f"content.xml: {type(error).__name__}: {error}"[:300] + " (the XML breaks off: "
+            raise Skip(not_readable(error, "OpenDocument presentation", ".odp")[:500]) from None
+        slides.append(_unreadable(f"content.xml: {what_is_wrong(error)}"[:300] + " (the XML breaks off: "
                                   "the slides after it not read)", ""))
     if slides and all(slide[5] for slide in slides):  # no page readable: skipped with the reason, as a .pptx
         raise Skip(f"not a readable OpenDocument presentation: {slides[0][5].split(': ', 1)[-1]}")

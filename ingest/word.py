@@ -176,7 +176,9 @@ def word_text(data: bytes, path: str = "") -> WordText:
     except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, EOFError, OSError, LxmlError) as error:
         # a part missing (KeyError), its XML damaged (LxmlError), not a Word document's content type (a .docm,
         # an .xlsx renamed: ValueError)
-        raise Skip(f"not a readable Word document: {type(error).__name__}: {error}"[:500]) from None
+        from ingest.unreadable import ZIP_START, not_readable
+        from ingest.zipped import head
+        raise Skip(not_readable(error, "Word document", ".docx", head(data, len(ZIP_START)))[:500]) from None
     except RecursionError:  # lxml refuses XML nested over 256 deep: only a hostile file comes near
         raise Skip("not a readable Word document: nested too deeply") from None
 

@@ -178,7 +178,8 @@ def opened(data, what: str, ext: str):
         with zipfile.ZipFile(io.BytesIO(data) if isinstance(data, (bytes, bytearray, memoryview)) else data) as package:
             yield Parts(package, what, ext)
     except ERRORS as error:
-        raise Skip(f"not a readable {what}: {type(error).__name__}: {error}"[:500]) from None
+        from ingest.unreadable import ZIP_START, not_readable
+        raise Skip(not_readable(error, what, ext, head(data, len(ZIP_START)))[:500]) from None
     except RecursionError:  # a reader recursing into XML nested 100,000 deep: only a hostile file comes near
         raise Skip(f"not a readable {what}: nested too deeply") from None
 

@@ -114,7 +114,7 @@ def test_a_broken_message_is_kept_and_said_and_costs_nothing_else(immediate, tmp
     engine = _engine()
     hits = engine.search("lost umbrella", mode="keyword").hits
     assert hits and hits[0].path == "box.mbox" and hits[0].heading_path == "(unreadable message)", hits
-    assert "[a message Sift could not read as mail: ValueError: no header lines" in parse_file(
+    assert "[a message Sift could not read as mail: no header lines" in parse_file(
         "box.mbox", mbox).sections[1].text
     assert [h.heading_path for h in engine.search("garage door remote", mode="keyword").hits] == [
         "=?UTF-8?B?broken===?= header"]
@@ -460,7 +460,7 @@ def test_list_files_says_how_many_messages_of_a_mailbox_were_not_readable(immedi
     line = mbox.split(b"\n").index(b"From b Thu Jan 01 00:00:00 2025") + 1
     assert files["mail/box.mbox"]["state"] == "indexed" and said.startswith("3 messages in 2 threads (a mailbox") \
         and ("; 1 of 3 messages not readable as mail (indexed as their text as it stands, under '(unreadable "
-             f"message)': line {line}: ValueError: no header lines") in said, said
+             f"message)': line {line}: no header lines") in said, said
     assert said.endswith("); the others read"), said
     assert files["mail/good.mbox"]["reason"].startswith("1 message (a mailbox"), files
     assert "not readable" not in files["mail/good.mbox"]["reason"], files

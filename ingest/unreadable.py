@@ -1,0 +1,104 @@
+"""Why a file, or a part of one (a slide, a mailbox's message, a note of an Evernote export), could not be read, in
+words the person reading it can act on: what is wrong with the file and what to do. A .docx that was no zip read
+'not a readable Word document: BadZipFile: File is not a zip file' in stats, list_files and search's freshness
+line: Python's class name, which tells that person nothing. The class goes to the log (``sift.ingest``), for a bug
+report, as the workers' own failures do (workers.retry.describe)."""
+from __future__ import annotations
+
+import logging
+import re
+import zipfile
+import zlib
+import xml.etree.ElementTree as ET
+
+log = logging.getLogger("sift.ingest")
+
+# the program that saves a kind, named in what to do about one that cannot be read (by the start of ``what``)
+MAKERS = (("Word document", "Word"), ("PowerPoint deck", "PowerPoint"), ("Excel workbook", "Excel"),
+          ("OpenDocument", "LibreOffice"))
+# what is wrong with the file itself (its zip, its XML, a part of it), which saving it again mends
+DAMAGE = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ET.ParseError)
+MISSING_PART = re.compile(r"There is no item named '([^']*)'")
+ZIP_START = b"PK\x03\x04"  # a zip's first part's header
+MOST_SAID = 200  # of an error's own text, the characters said
+
+
+def not_readable(error: BaseException, what: str, ext: str, start: bytes = b"") -> str:
+    """A whole file's reason for being skipped, ``what`` its kind ('Word document', '.docx' its ``ext``, ``start``
+    its first bytes): 'not a Word document (its contents are not a .docx zip): save it again from Word as .docx' for
+    a file that is no zip, 'not a readable Word document: its XML is damaged (…): save it again from Word as .docx,
+    or index a copy that opens' for a damaged one."""
+    logged(error, what)
+    if _no_zip(error) and start.startswith(ZIP_START):  # a zip's first part, its directory (at the end) missing
+        return (f"not a readable {what}: its zip is cut short (no directory at its end: a copy or download not "
+                f"finished?): copy it again, or {save_again(what, ext)}")
+    if _no_zip(error):
+        article = "an" if what[:1] in "AEIOU" else "a"
+        contents = "a zip" if ext == ".zip" else f"a {ext} zip"
+        return f"not {article} {what} (its contents are not {contents}): {save_again(what, ext)}"
+    said = what_is_wrong(error, logged_already=True)
+    if _damaged(error):
+        said += f": {save_again(what, ext)}, or index a copy that opens"
+    return f"not a readable {what}: {said}"
+
+
+def what_is_wrong(error: BaseException, logged_already: bool = False) -> str:
+    """What is wrong, in words (no class name): 'its XML is damaged (mismatched tag: line 3, column 2)' — for a part
+    of a file (a slide, a message) as for a file. An error no file's damage explains is said to be Sift's."""
+    if not logged_already:
+        logged(error, "a part")
+    if isinstance(error, RecursionError):
+        return "nested too deeply"
+    if _no_zip(error):
+        return "its contents are not a zip"
+    if isinstance(error, (zipfile.BadZipFile, zlib.error)):
+        return f"its zip is damaged ({_text(error)})"
+    if isinstance(error, EOFError):
+        return "it breaks off before its end (a copy or download not finished?)"
+    if isinstance(error, KeyError):
+        found = MISSING_PART.search(str(error))
+        return f"a part it needs is missing ({found[1] if found else _text(error).strip(chr(39))})"
+    if _xml(error) and "amplification" in str(error):  # entities that expand a billion times: a hostile file
+        return f"its XML's entities expand past what is safe to read ({_text(error)})"
+    if _xml(error):
+        return f"its XML is damaged ({_text(error)})"
+    if isinstance(error, UnicodeDecodeError):
+        return f"its text is not valid {error.encoding} (at byte {error.start:,})"
+    if isinstance(error, LookupError):
+        return f"it names a text encoding Sift does not know ({_text(error)})"
+    if isinstance(error, RuntimeError) and "encrypted" in str(error):
+        return "a part of it is encrypted (saved with a password): Sift reads files saved without one"
+    if isinstance(error, MemoryError):
+        return "it is too big to read in the memory there was"
+    if isinstance(error, OSError):
+        return f"the system refused: {error.strerror or _text(error)}"
+    if isinstance(error, ValueError) and str(error):  # a reader's own words: 'is not a Word file, content type …'
+        return _text(error)
+    return f"an error Sift did not expect ({_text(error)}): a bug in Sift, please report it with the log"
+
+
+def save_again(what: str, ext: str) -> str:
+    maker = next((maker for kind, maker in MAKERS if what.startswith(kind)), None)
+    return f"save it again from {maker} as {ext}" if maker else f"save or export it again as {ext}"
+
+
+def logged(error: BaseException, what: str) -> None:
+    log.info("%s not read: %s: %s", what, type(error).__name__, str(error)[:MOST_SAID])
+
+
+def _no_zip(error: BaseException) -> bool:
+    return (isinstance(error, zipfile.BadZipFile) and str(error) == "File is not a zip file") or \
+        type(error).__name__ == "PackageNotFoundError"  # python-docx's, for bytes that are no zip
+
+
+def _xml(error: BaseException) -> bool:
+    return isinstance(error, ET.ParseError) or type(error).__module__.startswith("lxml")
+
+
+def _damaged(error: BaseException) -> bool:
+    return isinstance(error, DAMAGE) or _xml(error)
+
+
+def _text(error: BaseException) -> str:
+    said = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
+    return (said or "no words given")[:MOST_SAID]
