@@ -821,8 +821,9 @@ def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
     '#general · 2024-03-14', its first and last line in the file); None for a file no chat export (read_file's
     heading= then reads it as any other). The file is read as ingest reads it, whole, to CHAT_READ_BYTES."""
     from ingest.decode import decode
+    from ingest import wechat
     ext = Path(path).suffix.lower()
-    if ext not in (".json", ".txt", ".text", ".html", ".htm"):
+    if ext not in (".json", ".txt", ".text", ".html", ".htm", ".csv"):
         return None
     try:
         if full.stat().st_size > CHAT_READ_BYTES:
@@ -830,8 +831,10 @@ def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
         with open(full, "rb") as f:
             head = f.read(TOLD_BYTES)  # a text file's first lines tell WhatsApp's: no other is read whole
             told = head.decode("utf-8", "replace")
-            if ext in (".html", ".htm") and not is_telegram_html(told) or ext in (".txt", ".text") \
-                    and not is_whatsapp(told.rsplit("\n", 1)[0]):
+            told = told.rsplit("\n", 1)[0]
+            whatsapp = ext in (".txt", ".text") and is_whatsapp(told)
+            if ext in (".html", ".htm") and not is_telegram_html(told) or ext in (".txt", ".text", ".csv") \
+                    and not whatsapp and wechat.read(path, told) is None:  # WeChat's (ingest.wechat)
                 return None
             data = head + f.read()
     except (OSError, Skip):
@@ -842,7 +845,7 @@ def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
     else:
         text = decode(data)
         doc = parse_chat_json(path, text) if ext == ".json" else parse_telegram_html(path, text) \
-            if ext in (".html", ".htm") else parse_whatsapp(path, text) if is_whatsapp(text) else None
+            if ext in (".html", ".htm") else parse_whatsapp(path, text) if whatsapp else wechat.read(path, text)
     if doc is None:
         return None
     mark_continued_days(doc, full)  # as ingest.files reads it
@@ -1030,9 +1033,10 @@ def _whatsapp_part(names, head) -> str | None:
 def zip_holds_chat(source) -> bool:
     """Whether the zip ``source`` (a path on disk, its bytes, or a binary file open on it) is a Slack workspace's
     export (``users.json`` at its top, with ``channels.json`` or a channel's day file, ``general/2024-03-14.json``),
-    a WhatsApp chat's (a .txt at its top whose first bytes read as one, ``_whatsapp_part``), a Telegram export's (its ``result.json``) or a DiscordChatExporter one's (``_json_chats``), whatever its
-    name: its directory is read (at most CHAT_DIRECTORY_BYTES of it) and the first CHAT_HEAD_BYTES of a WhatsApp
-    chat's text or of CHAT_JSON_PEEKED JSON parts, nothing else. A file on disk is looked at once while unchanged
+    a WhatsApp chat's (a .txt at its top whose first bytes read as one, ``_whatsapp_part``), a Telegram export's
+    (its ``result.json``) or a DiscordChatExporter one's (``_json_chats``), whatever its name: its directory is
+    read (at most CHAT_DIRECTORY_BYTES of it) and the first CHAT_HEAD_BYTES of a WhatsApp chat's text or of
+    CHAT_JSON_PEEKED JSON parts, nothing else. A file on disk is looked at once while unchanged
     (a scan asks of every .zip)."""
     if isinstance(source, (str, os.PathLike)):
         try:

@@ -94,6 +94,10 @@ def _parse_file(path: str, data: bytes) -> Document:
         if is_keep_note(text):  # Google Takeout's Keep note: read as a note, not as JSON's lines
             return parse_keep(path, text)
     if ext in TABLE_EXTENSIONS:
+        from ingest.wechat import CSV_HEADER, read
+        chat = read(path, text) if text.lstrip("\ufeff").startswith(CSV_HEADER) else None
+        if chat is not None:  # MemoTrace's export of a WeChat chat: its conversation, not a passage per row
+            return chat
         from ingest.table import parse_table
         return parse_table(path, text)
     if ext in BIBTEX_EXTENSIONS:
@@ -122,6 +126,9 @@ def _parse_file(path: str, data: bytes) -> Document:
         from ingest.chat import parse_chat_json, is_whatsapp, parse_whatsapp
         chat = parse_chat_json(path, text) if ext == ".json" else parse_whatsapp(path, text) if is_whatsapp(text) \
             else None
+        if chat is None and ext != ".json":  # a WeChat chat exported as text (ingest.wechat)
+            from ingest.wechat import read
+            chat = read(path, text)
         if chat is not None:
             return chat
     if kind == "code":

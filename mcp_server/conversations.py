@@ -282,7 +282,7 @@ def chat_days(target: paths.Target) -> tuple[str, list[tuple[int, int, str]], li
     file's JSON or text has no such line. The last few exports' days are kept while the file is unchanged (a 14 MB
     Telegram export of 100,000 messages takes 2.4 s to read again: reading several of its days)."""
     from ingest.chat import chat_headings
-    if not target.relative.lower().endswith((".json", ".txt", ".text", ".html", ".htm")):
+    if not target.relative.lower().endswith((".json", ".txt", ".text", ".html", ".htm", ".csv")):  # .csv: WeChat's
         return None
     try:
         st = os.stat(target.absolute)

@@ -1,0 +1,162 @@
+"""WeChat chats exported as text, read as conversations as WhatsApp's are (ingest.chat): a section a day, dated by
+its first message, a line a message, ``王医生: 血压复查安排在下周三``, its speakers the chat's (the author filter's).
+They were read as plain text, with no days, dates or speakers.
+
+Three forms are read, each told by its content, not its name:
+
+- MemoTrace's (留痕, WeChatMsg) TXT export: a message a block, its head ``2026-11-28 15:02:11 王医生`` (the time to
+  the second, a space, who said it), its text on the lines below, a blank line after; a notice (``… 撤回了一条消息``)
+  is a head line with its words after the time and no text below, and is left out.
+- MemoTrace's CSV export: its header ``localId,TalkerId,Type,SubType,IsSender,CreateTime,Status,StrContent,StrTime``
+  (then ``Remark,NickName,Sender``), a message a row: a text's (Type 1) StrContent, a picture, voice message, video,
+  sticker or file named (``[图片]``, ``[语音]``, ``[视频]``, ``[表情包]``, ``[文件]``), system messages (Type 10000)
+  and other cards' XML left out; its time StrTime (``2026-11-28 15:02:11``), who said it Remark, else NickName.
+- WeChat's own merged forwarded chat (合并转发的聊天记录) pasted as text: a message's head ``王医生 2026-11-28 15:02``
+  (who said it, a space, the day and the time to the minute or second), its text on the lines below; its first line
+  may be the record's title, ``王医生和李娜的聊天记录`` (ending 聊天记录). Told apart from a note of dated lines by
+  two speakers at least.
+
+A log (``2026-11-28 15:02:11 INFO started``, a line after a line, no text below them) is none of them."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import datetime
+from pathlib import Path
+
+from ingest.chat import Message, conversation
+from ingest.document import Document
+
+# a log's level, where a chat's speaker stands: '2026-11-28 15:02:11 INFO started' is a log's line
+LOG_LEVEL = re.compile(r"(?i)\[?(trace|debug|info|notice|warn|warning|error|err|critical|crit|fatal|severe|alert|"
+                       r"emerg|emergency|stdout|stderr)\]?:?")
+HEAD_LINES = 200  # of a text's first lines, those that tell a chat
+MEMOTRACE_HEAD = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) (\S.{0,79})")
+MERGED_HEAD = re.compile(r"(\S.{0,39}?) (\d{4}-\d{1,2}-\d{1,2} \d{1,2}:\d{2}(?::\d{2})?)")
+MERGED_TITLE = re.compile(r".{1,80}聊天记录")
+CSV_HEADER = "localId,TalkerId,Type,SubType,IsSender,CreateTime,Status,StrContent,StrTime"
+# what a message of no text holds, by its Type (and a file's, Type 49 SubType 6), as MemoTrace's TXT names it
+NAMED_TYPES = {"3": "[图片]", "34": "[语音]", "43": "[视频]", "47": "[表情包]"}
+SYSTEM_TYPE = "10000"
+
+
+def read(path: str, text: str) -> Document | None:
+    """The WeChat chat ``text`` is, as a conversation; None for a text that is none of the forms read."""
+    text = text.lstrip("\ufeff").replace("\r\n", "\n")
+    ext = Path(path).suffix.lower()
+    if ext == ".csv":
+        return _csv(path, text) if text.startswith(CSV_HEADER) else None
+    lines = text.split("\n")
+    for heads, form in ((_memotrace_heads, "MemoTrace TXT"), (_merged_heads, "merged forwarded chat")):
+        found = heads(lines)
+        if found is not None:
+            return _conversation(path, _messages(lines, found), len(lines) - (not lines[-1]),
+                                 f"a WeChat chat export ({form})")
+    return None
+
+
+def _memotrace_heads(lines: list[str]) -> list[tuple[int, datetime, str]] | None:
+    """(line index, time, who) of each head of a MemoTrace TXT export (a head line after a blank one, or the
+    file's first), or None when its first lines are not one: its first line a head, two messages with text below
+    their heads at least, no author a log's, and no dated line but a head's (a log's lines follow each other)."""
+    if not lines or not MEMOTRACE_HEAD.fullmatch(lines[0]):
+        return None
+    heads = [(at, found) for at, line in enumerate(lines)
+             if (at == 0 or not lines[at - 1].strip()) and (found := MEMOTRACE_HEAD.fullmatch(line))]
+    told = [(at, found) for at, found in heads if at < HEAD_LINES]
+    others = sum(1 for at, line in enumerate(lines[:HEAD_LINES])
+                 if MEMOTRACE_HEAD.match(line) and at and lines[at - 1].strip())
+    said = [found for at, found in told if at + 1 < len(lines) and lines[at + 1].strip()]
+    if len(said) < 2 or others or any(LOG_LEVEL.fullmatch(found[2].split(" ", 1)[0]) for found in said):
+        return None
+    return [(at, datetime.strptime(found[1], "%Y-%m-%d %H:%M:%S"), found[2].strip()) for at, found in heads]
+
+
+def _merged_heads(lines: list[str]) -> list[tuple[int, datetime, str]] | None:
+    """(line index, time, who) of each head of a merged forwarded chat's text, or None when its first lines are not
+    one: its first line (after its title, if any) a head, two speakers with text below their heads at least, no
+    author a log's."""
+    first = 1 if lines and MERGED_TITLE.fullmatch(lines[0].strip()) and len(lines) > 1 else 0
+    if len(lines) <= first or not MERGED_HEAD.fullmatch(lines[first].strip()):
+        return None
+    heads = []
+    for at, line in enumerate(lines):
+        found = MERGED_HEAD.fullmatch(line.strip()) if at >= first else None
+        when = _time(found[2]) if found else None
+        if when is not None:
+            heads.append((at, when, found[1].strip()))
+    told = [(at, who) for at, _, who in heads if at < HEAD_LINES + first]
+    said = {who for at, who in told if at + 1 < len(lines) and lines[at + 1].strip()
+            and not MERGED_HEAD.fullmatch(lines[at + 1].strip())}
+    if len(said) < 2 or any(LOG_LEVEL.fullmatch(who.split(" ", 1)[0]) for who in said):
+        return None
+    return heads
+
+
+def _time(said: str) -> datetime | None:
+    day, clock = said.split(" ")
+    try:
+        return datetime(*map(int, day.split("-")), *map(int, clock.split(":")))
+    except (TypeError, ValueError):
+        return None
+
+
+def _messages(lines: list[str], heads: list[tuple[int, datetime, str]]) -> list[Message]:
+    """A message of each head with text below it, its text the lines to the next head (blank ones at its ends
+    left out); a head with none below is a notice, left out."""
+    messages = []
+    for index, (at, when, who) in enumerate(heads):
+        end = heads[index + 1][0] if index + 1 < len(heads) else len(lines)
+        body = "\n".join(lines[at + 1:end]).strip("\n")
+        if body.strip():
+            lead = 1 + next(n for n, line in enumerate(lines[at + 1:end]) if line.strip())
+            messages.append(Message(when, who, body.rstrip(), line=at + 1, lead=lead))
+    return messages
+
+
+def _csv(path: str, text: str) -> Document | None:
+    """MemoTrace's CSV export as a conversation: a message a row, its line the row's first."""
+    rows = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(rows)
+        messages, line = [], rows.line_num
+        for row in rows:
+            at, line = line + 1, rows.line_num
+            said = dict(zip(header, row))
+            message = _csv_message(said, at)
+            if message is not None:
+                messages.append(message)
+    except csv.Error:
+        return None
+    if not messages:
+        return None
+    lines = text.count("\n") + (not text.endswith("\n"))
+    return _conversation(path, messages, lines, "a WeChat chat export (MemoTrace CSV)")
+
+
+def _csv_message(said: dict, at: int) -> Message | None:
+    kind, content = said.get("Type", ""), said.get("StrContent", "")
+    if kind == SYSTEM_TYPE:
+        return None
+    if kind == "49" and said.get("SubType") == "6":
+        content = "[文件]"
+    elif kind in NAMED_TYPES:
+        content = NAMED_TYPES[kind]
+    elif kind != "1" or not content.strip() or content.lstrip().startswith("<"):
+        return None  # a card's XML, a reply's (its words are in its compressed content, not the CSV), nothing
+    try:
+        when = datetime.strptime(said.get("StrTime", ""), "%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return None
+    who = (said.get("Remark") or said.get("NickName") or said.get("Sender") or "").strip()
+    return Message(when, who or "?", content.strip(), line=at) if who or content else None
+
+
+def _conversation(path: str, messages: list[Message], lines: int, what: str) -> Document | None:
+    if not messages:
+        return None
+    stem = Path(path).name.rsplit(".", 1)[0]
+    title = stem[:-len("_utf8")] if stem.endswith("_utf8") else stem  # MemoTrace's CSV: '王医生_utf8.csv'
+    return conversation(title, title, messages, lines, {"chat_export": what}, markup=False)
+
