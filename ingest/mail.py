@@ -478,10 +478,10 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
                 rows.append(row)
         except Exception as exc:  # noqa: BLE001 - one message's trouble must not cost the mailbox
             unreadable += 1
+            said = what_is_wrong(exc)
             if len(unreadable_why) < UNREADABLE_SAID:
-                unreadable_why.append(f"line {first:,}: {what_is_wrong(exc)}")
+                unreadable_why.append(f"line {first:,}: {said[:200]}")
             text = decode_part(body[:UNREADABLE_CHARS * 4], None)[:UNREADABLE_CHARS]
-            said = what_is_wrong(exc, logged_already=True)
             section = Section(text=f"[a message Sift could not read as mail: {said}]\n{text}",
                               heading_path=["(unreadable message)"])
             message = None

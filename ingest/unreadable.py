@@ -19,6 +19,10 @@ MAKERS = (("Word document", "Word"), ("PowerPoint deck", "PowerPoint"), ("Excel 
 # what is wrong with the file itself (its zip, its XML, a part of it), which saving it again mends
 DAMAGE = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ET.ParseError)
 MISSING_PART = re.compile(r"There is no item named '([^']*)'")
+# python-docx's refusal of a zip whose main part is another Office kind's (an .xlsx renamed .docx): 'file
+# '<_io.BytesIO object at 0x7f…>' is not a Word file, content type is '…spreadsheetml.sheet.main+xml''
+OTHER_KIND = re.compile(r"is not a Word file, content type is '([^']*)'")
+KINDS = (("spreadsheetml", "an Excel workbook", ".xlsx"), ("presentationml", "a PowerPoint deck", ".pptx"))
 ZIP_START = b"PK\x03\x04"  # a zip's first part's header
 MOST_SAID = 200  # of an error's own text, the characters said
 
@@ -32,8 +36,14 @@ def not_readable(error: BaseException, what: str, ext: str, start: bytes = b"") 
     if _no_zip(error) and start.startswith(ZIP_START):  # a zip's first part, its directory (at the end) missing
         return (f"not a readable {what}: its zip is cut short (no directory at its end: a copy or download not "
                 f"finished?): copy it again, or {save_again(what, ext)}")
+    article = "an" if what[:1] in "AEIOU" else "a"
+    other = OTHER_KIND.search(str(error)) if isinstance(error, ValueError) else None
+    if other:  # said plainly: the object's repr and the content type's name say nothing to the person reading
+        kind = next(((said, named) for key, said, named in KINDS if key in other[1]), None)
+        if kind:
+            return f"not {article} {what} (it is {kind[0]} named {ext}): rename it to {kind[1]}"
+        return f"not {article} {what} (its main part is not a {what}'s: {other[1]}): {save_again(what, ext)}"
     if _no_zip(error):
-        article = "an" if what[:1] in "AEIOU" else "a"
         contents = "a zip" if ext == ".zip" else f"a {ext} zip"
         return f"not {article} {what} (its contents are not {contents}): {save_again(what, ext)}"
     said = what_is_wrong(error, logged_already=True)
@@ -74,6 +84,8 @@ def what_is_wrong(error: BaseException, logged_already: bool = False) -> str:
         return f"the system refused: {error.strerror or _text(error)}"
     if isinstance(error, ValueError) and str(error):  # a reader's own words: 'is not a Word file, content type …'
         return _text(error)
+    if not logged_already:  # its traceback, for the report
+        log.warning("an error Sift did not expect reading a file", exc_info=error)
     return f"an error Sift did not expect ({_text(error)}): a bug in Sift, please report it with the log"
 
 

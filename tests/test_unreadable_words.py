@@ -26,6 +26,21 @@ def _cut_zip() -> bytes:
     return out.getvalue()[:len(out.getvalue()) // 2]
 
 
+def _workbook() -> bytes:
+    """An Excel workbook's zip, its main part a workbook's (saved as .docx by mistake, or renamed)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as book:
+        book.writestr("[Content_Types].xml", '<Types xmlns="http://schemas.openxmlformats.org/package/2006/'
+                      'content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
+                      'relationships+xml"/><Override PartName="/xl/workbook.xml" ContentType="application/'
+                      'vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>')
+        book.writestr("_rels/.rels", '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
+                      'relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/'
+                      '2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>')
+        book.writestr("xl/workbook.xml", '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"/>')
+    return out.getvalue()
+
+
 def _deck_with_a_broken_slide() -> bytes:
     """A .pptx of two slides, the second's XML broken off."""
     P = 'xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"'
@@ -55,6 +70,7 @@ def test_a_skipped_file_says_what_is_wrong_with_it_and_what_to_do_without_a_clas
     root = write_tree(tmp_path / "notes", {"heron.md": "# Heron\n\nthe heron waits by the weir\n",
                                            "minutes.docx": "these are my minutes, typed as plain text"})
     (root / "talk.pptx").write_bytes(_cut_zip())
+    (root / "budget.docx").write_bytes(_workbook())
     (root / "plan.odt").write_bytes(zipped_odt("<office:document-content><office:body><text:p>cut"))
     with caplog.at_level(logging.INFO, logger="sift.ingest"):
         ingest(root)
@@ -63,6 +79,8 @@ def test_a_skipped_file_says_what_is_wrong_with_it_and_what_to_do_without_a_clas
     stats = capsys.readouterr().out
     assert ("    minutes.docx: skipped at parse: not a Word document (its contents are not a .docx zip): save it again "
             "from Word as .docx\n") in stats, stats
+    assert ("    budget.docx: skipped at parse: not a Word document (it is an Excel workbook named .docx): rename it "
+            "to .xlsx\n") in stats, stats
     assert ("    talk.pptx: skipped at parse: not a readable PowerPoint deck: its zip is cut short (no directory at "
             "its end: a copy or download not finished?): copy it again, or save it again from PowerPoint as "
             ".pptx\n") in stats, stats
