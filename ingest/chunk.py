@@ -339,15 +339,18 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # <script> or <style> whose start tag is over 64 KB is skipped, where its code was read as the page's text
 # (ingest.webpage).
 # 30: a WhatsApp export of a Chinese or Japanese phone, its hours after 上午/下午 (午前/午後), is a chat, read as plain text
-# before (ingest.chat; a day leading its month, Hong Kong's '5/3/2024 下午3:02', is the day); a line begun by a
-# speaker's name and a colon ('我: 收到') is not joined to a long Chinese line above it as a wrapped one, its keyword
-# rows holding the pair 了我 of '…发给你了' / '我: …' (search.query.text), in a text where a line began so already (a
-# chat's): a wrapped paragraph's line holding ': ' is joined as before. A Markdown '$$' math block opened in a list
-# item and closed past the item's end ends with the item (or with the quote the item is in), where it took everything
-# down to its closing '$$' (the list's next items, headings, their links and tags) as math, or in a quote was each
-# line a paragraph (ingest.markdown._math_block). A Markdown note's front matter that is no YAML ('title: Meeting: Q3
-# planning') is read as its text, where it was a setext heading over its closing '---' that headed every passage of
-# the note.
+# before (ingest.chat; a day leading its month, Hong Kong's '5/3/2024 下午3:02', is the day); a line begun by a speaker's
+# name and a colon ('我: 收到') is not joined to a long Chinese line above it as a wrapped one, its keyword rows holding
+# the pair 了我 of '…发给你了' / '我: …' (search.query.text), in a text where a line began so already (a chat's): a wrapped
+# paragraph's line holding ': ' is joined as before. A Markdown '$$' math block opened in a list item and closed past
+# the item's end ends with the item (or with the quote the item is in), where it took everything down to its closing
+# '$$' (the list's next items, headings, their links and tags) as math, or in a quote was each line a paragraph
+# (ingest.markdown._math_block). A Markdown note's front matter that is no YAML ('title: Meeting: Q3 planning') is read
+# as its text, where it was a setext heading over its closing '---' that headed every passage of the note. A deck's
+# slide and a mailbox's message that cannot be read say why in words, '[not readable: ppt/slides/slide3.xml: its XML is
+# damaged (…)]', where Python's class name stood ('ParseError: …'; ingest.unreadable). A WeChat chat exported as text
+# (MemoTrace's TXT or CSV, a merged forwarded chat pasted) is a conversation, a day a section, where it was plain text
+# or a table's rows (ingest.wechat).
 VERSION = 30
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
