@@ -39,3 +39,16 @@ def test_many_links_on_a_line_and_shallow_nesting_are_read_as_markdown_it_reads_
     monkeypatch.setattr(markdown_links, "destinations", lambda text, validate, references=None: None)
     assert markdown.parse_markdown("n.md", f"{line}\n").meta["links"] == doc.meta["links"]
     assert parsed[0] == line  # (then the image's alt text)
+
+
+def test_escaped_brackets_open_nothing_and_leave_the_line_to_the_pattern(monkeypatch):
+    """'[\\]' × n: each '\\]' escaped, so every '[' stays open, as deep as LINK_DEPTH-past nesting. It was counted as
+    closing its '[' and the line went to markdown-it, which reads each '[' as a link's text to the line's end (16 s
+    for 32,000 on a line of 96 KB). An escaped '\\\\' before a ']' leaves that ']' closing."""
+    parsed = _inline_parses(monkeypatch)
+    line = "[\\]" * 2_000 + " [x](x.md)"
+    doc = markdown.parse_markdown("n.md", f"# Top\n\n{line}\n")
+    assert not any(line in text for text in parsed)  # not handed to markdown-it
+    assert doc.meta["links"] == ["x.md"]
+    closed = "[\\\\]" * 2_000 + " [y](y.md)"  # an escaped backslash, then a ']' that closes: read by markdown's rules
+    assert markdown.parse_markdown("n.md", f"{closed}\n").meta["links"] == ["y.md"]
