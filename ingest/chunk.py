@@ -346,11 +346,12 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # the item's end ends with the item (or with the quote the item is in), where it took everything down to its closing
 # '$$' (the list's next items, headings, their links and tags) as math, or in a quote was each line a paragraph
 # (ingest.markdown._math_block). A Markdown note's front matter that is no YAML ('title: Meeting: Q3 planning') is read
-# as its text, where it was a setext heading over its closing '---' that headed every passage of the note. A deck's
-# slide and a mailbox's message that cannot be read say why in words, '[not readable: ppt/slides/slide3.xml: its XML is
-# damaged (…)]', where Python's class name stood ('ParseError: …'; ingest.unreadable). A WeChat chat exported as text
-# (MemoTrace's TXT or CSV, a merged forwarded chat pasted) is a conversation, a day a section, where it was plain text
-# or a table's rows (ingest.wechat).
+# as its text, where it was a setext heading over its closing '---' that headed every passage of the note; not a block
+# with a blank line in it (a note opening with a rule, 'Update: …', then its headings). A deck's slide and a mailbox's
+# message that cannot be read say why in words, '[not readable: ppt/slides/slide3.xml: its XML is damaged (…)]', where
+# Python's class name stood ('ParseError: …'; ingest.unreadable). A WeChat chat exported as text (MemoTrace's TXT or
+# CSV, a merged forwarded chat pasted) is a conversation, a day a section, where it was plain text or a table's rows
+# (ingest.wechat).
 VERSION = 30
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -803,12 +803,16 @@ def _broken_front_matter(lines: list[str]) -> int:
     '---' and all, where its first line is a 'key:' line: read as the text they are, not as Markdown. A ': ' in a
     value ('title: Meeting: Q3 planning', as notes write one) made the block a setext heading over its closing '---'
     ('title: Meeting: Q3 planning tags: [work, planning]'), the heading of every passage of the note, and the
-    opening '---' a passage of its own. 0 for none."""
+    opening '---' a passage of its own. 0 for none, and for a block with a blank line in it: a note opening with a
+    rule ('---', 'Update: moved to Friday', a blank line, '# Agenda' …, a rule further down) lost its headings,
+    links and tags down to that rule, and a blank line is no setext heading's."""
     if len(lines) < 3 or lines[0].strip() != "---" or not FRONT_MATTER_KEY.match(lines[1]):
         return 0
     for end in range(2, min(len(lines), FRONT_MATTER_LINES)):
         if lines[end].strip() in ("---", "..."):
             return end + 1
+        if not lines[end].strip():
+            return 0
     return 0
 
 

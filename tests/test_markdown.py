@@ -420,3 +420,14 @@ def test_inline_tags_in_comments_are_no_tags():
 def test_a_title_of_template_placeholders_alone_is_the_files_name(note, title):
     """A vault's templates folder holds notes titled '{{title}}': every one of them was so titled in results."""
     assert parse_markdown("Templates/Weekly Meeting.md", note).title == title
+
+
+def test_a_note_opening_with_a_rule_keeps_its_headings_down_to_the_next_rule():
+    """A note that opens with a rule ('---'), a line 'Update: …' and, after a blank line, its headings, links and tags
+    down to a rule further on: read as broken front matter, all of them down to that rule were text, lost. A blank
+    line ends such a block (no setext heading spans one): read as Markdown, as it was before."""
+    note = ("---\nUpdate: the meeting moved to Friday.\n\n# Agenda\n\n- budget [plan](plan.md) #work\n\n## Notes\n\n"
+            "Some text.\n\n---\n\n# Later\n\nmore\n")
+    doc = parse_markdown("agenda.md", note)
+    assert [s.heading_path for s in doc.sections] == [[], ["Agenda"], ["Agenda", "Notes"], ["Later"]]
+    assert doc.meta["links"] == ["plan.md"] and doc.meta["tags"] == ["work"]
