@@ -31,7 +31,7 @@ from functools import lru_cache
 from collections import Counter
 from itertools import groupby
 
-from search.query import mail_quotes, nicknames, pinyin, question
+from search.query import chinese_names, mail_quotes, nicknames, pinyin, question
 from search.query.mail_quotes import inside_quoted_head, quoted_head
 from search.query.text import WORD, normalise
 
@@ -80,6 +80,9 @@ def wrote(recorded: str | None, name: str) -> bool:
         return False
     if "@" in name:  # an address asked for ('ben@example.com'): its mail, not every Ben's nor everyone's at example.com
         return _holds_address(recorded, name)
+    family = chinese_names.surname(name)  # 王医生, 老王: anyone surnamed 王 (search.query.chinese_names)
+    if family and not recorded.isascii() and any(chinese_names.of_surname(p, family) for p in persons(recorded)):
+        return True
     words = _asked(name)
     if "@" in recorded and _glued(recorded, words):
         return True
@@ -558,7 +561,11 @@ class KnownWriters:
 
 def theirs_first(read, query: str, ranked: list, mode: str, filters, notes: list[str]) -> list:
     """``ranked`` with the passages by the author the question names (``named_author``) first, each keeping its
-    score; as ranked when no author is named, the filter already asks for one, or none of theirs was found."""
+    score; as ranked when no author is named, the filter already asks for one, or none of theirs was found. An
+    author filter or a writer given as a Chinese surname and title (王医生) is said as who it was read as
+    (``surname_read``)."""
+    if filters.author and chinese_names.surname(filters.author):
+        _noted(notes, surname_read(read.catalog.load_authors(read.conn).known_authors(), filters.author))
     if mode == "semantic" or not ranked or filters.author or not question.writers(query):
         return ranked  # the authors are read only for a question naming a writer: a mail archive's heads are many
     catalog = read.catalog.load_authors(read.conn)
@@ -571,11 +578,41 @@ def theirs_first(read, query: str, ranked: list, mode: str, filters, notes: list
     if not first:
         return ranked
     recorded = catalog.author_named(name)
+    if chinese_names.surname(name):
+        _noted(notes, surname_read(catalog.known_authors(), name))
+        recorded = name
     known = question.known_writers()
     if isinstance(known, KnownWriters):  # 'Robert' of Robert Smith, recorded as Bob Smith: found, if by no passage
         known.read_as |= set(name_words(name)) - set(name_words(recorded))
     from search.query.reordering import moved_first
     return moved_first(ranked, first, notes, f"the passages by {recorded}")
+
+
+SURNAME_NAMED = 10  # persons at most a surname read names (``surname_read``)
+
+
+def surname_read(known: list[str], name: str) -> str | None:
+    """The note for a name asked as a Chinese surname and a title (王医生, 老王: search.query.chinese_names): that
+    it was read as anyone of that surname, and who of ``known`` (the authors and senders recorded) that is; None
+    for any other name, or where no one recorded has that surname (the filter's own note says so)."""
+    family = chinese_names.surname(name)
+    if not family:
+        return None
+    found = dict.fromkeys("".join(person) for author in known if not author.isascii()
+                          for person in persons(author) if chinese_names.of_surname(person, family))
+    if not found:
+        return None
+    named = ", ".join(list(found)[:SURNAME_NAMED]) + (f" and {len(found) - SURNAME_NAMED} more"
+                                                      if len(found) > SURNAME_NAMED else "")
+    if len(found) == 1:
+        return f"{name} is read as a person surnamed {family} (a surname and a title): {named}"
+    return (f"{name} is read as anyone surnamed {family} (a surname and a title): {len(found)} persons, {named}; "
+            f"give a full name for one")
+
+
+def _noted(notes: list[str], said: str | None) -> None:
+    if said and said not in notes:
+        notes.append(said)
 
 
 def names_read_out(text: str) -> str:

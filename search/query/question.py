@@ -231,6 +231,26 @@ BY_SOMEONE = re.compile(
     rf"|something|stuff|things)\s+(?:written\s+|authored\s+|posted\s+)?by\s+(?P<c>{_ANY_NAME})"
     r"(?:\s+(?:about|on|regarding|concerning)\b)?", re.IGNORECASE)
 
+# The same in Chinese: 王建国发的邮件 (mail sent by 王建国), 王建国写的笔记 (notes written by), 王医生说的 (what 王医生
+# said), 李总发给我的邮件 (mail he sent me): a name, a verb of writing or saying, 的, and the kind of writing; 邮件 was
+# looked up as a word of the subject ("no passage contains '邮件'") and the name read as no writer. The name is the
+# Chinese just before the verb, read from its end (``writers``: 帮我找王医生 holds 王医生); a kind of writing the query
+# ends with after the subject goes too (王建国发的关于预算的邮件).
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_ZH_KIND = ("(?:邮件|郵件|电邮|電郵|信件|信(?!息)|笔记|筆記|文章|文档|文檔|消息|短信|帖子|话|話|内容|內容|东西|東西"
+            "|记录|記錄|报告|報告)")
+# A verb that ends a word is no verb of the writer's: 开发的 (developed), 引发的 (caused by), 复发的 (relapsed), 小说的
+# (a novel's), 笔记的, 书记的 (a secretary's), 编写的, 演讲的, 前提的
+_ZH_SAID = ("(?:发送|發送|转发|轉發|回复|回覆|(?<![开開研出引激触觸爆突散批颁頒揭分下印收复復诱誘并併蒸启啟沙头頭告打生进進])"
+            "(?:发|發)|寄|(?<![编編书書改缩縮描抄填大小撰速特听聽手])(?:写|寫)"
+            "|(?<![小传傳据據听聽解学學演虽雖再游遊胡])(?:说|說)|(?<![演开開主宣])(?:讲|講)"
+            "|(?<![日笔筆登标標忘牢印惦速杂雜游遊传傳札书書])(?:记|記)|(?<![前大手])提)")
+BY_SOMEONE_ZH = re.compile(
+    f"(?P<z>[{_HAN}]+?)(?:给|給|跟|对|對)?(?:我|我们|我們|大家)?{_ZH_SAID}(?:了|过|過)?"
+    "(?:(?:给|給)(?:我们|我們|我|大家|你))?的" + f"{_ZH_KIND}?")
+_ZH_KIND_LAST = re.compile(f"的{_ZH_KIND}(?=[吗嗎呢吧]?[\\s？?。!！]*$)")
+NAME_MOST = 5  # Chinese characters of a name read before a verb, its title with it (欧阳老师, 王总经理)
+
 
 def writers(query: str) -> list[str]:
     """The names a question gives as its writer's (BY_SOMEONE: 'what did Ben write', 'notes by anna berg'), each
@@ -240,7 +260,15 @@ def writers(query: str) -> list[str]:
     for match in BY_SOMEONE.finditer(WHEN_WRITTEN.sub(" ", query)):
         words = (match["a"] or match["b"] or match["c"]).split()
         found += [" ".join(words[:n]) for n in range(len(words), 0, -1)]
+    for match in BY_SOMEONE_ZH.finditer(query):
+        found += _names_zh(match["z"])
     return list(dict.fromkeys(found))
+
+
+def _names_zh(run: str) -> list[str]:
+    """The names the Chinese before a verb of writing may end with (BY_SOMEONE_ZH), longest first: 帮我找王医生 gives
+    我找王医生 … 王医生, 医生."""
+    return [run[-n:] for n in range(min(len(run), NAME_MOST), 1, -1)]
 
 
 # Whether the index knows a name as a writer (a file's recorded author, a mail's sender), for the search under way
@@ -283,6 +311,22 @@ def _by_someone(text: str) -> str:
     (``_a_writer``) kept as well."""
     return BY_SOMEONE.sub(lambda m: f" {m['a'] or m['b'] or m['c']} {m['when'] or ''} " if _a_writer(m)
                           else m.group(0), text)
+
+
+def _by_someone_zh(text: str) -> str:
+    """``text`` with BY_SOMEONE_ZH's framing left out, the name kept, and a kind of writing the text ends with (before
+    _RECALLED_ZH, which leaves out a 的笔记 the query ends with and would leave 王建国写的笔记's 写); in a search only
+    where the name is a writer the index knows (``writers_known``: 高血压引起的, 网上说的 keep their words)."""
+    said = []
+
+    def out(match: re.Match) -> str:
+        known = _KNOWN_WRITER.get()
+        if known is not None and not any(known(name) for name in _names_zh(match["z"])):
+            return match.group(0)
+        said.append(match)
+        return f"{match['z']} "
+    text = BY_SOMEONE_ZH.sub(out, text)
+    return _ZH_KIND_LAST.sub(" ", text) if said else text
 
 
 # A contraction of a framing word: 'what's', 'I'm', 'I've' were the words 's', 'm', 've' to keyword search; the
@@ -339,7 +383,7 @@ def _pieces(query: str) -> list[tuple[str, bool]]:
     pieces, at = [], 0
     for match in [*QUOTED.finditer(query), None]:
         start, end = (match.start(), match.end()) if match else (len(query), len(query))
-        unquoted = _CHINESE.sub(" ", _RECALLED_ZH.sub(" ", _citing_out(query[at:start])))
+        unquoted = _CHINESE.sub(" ", _RECALLED_ZH.sub(" ", _by_someone_zh(_citing_out(query[at:start]))))
         unquoted = OWN_NOTES.sub(" ", _KOREAN.sub(" ", _JAPANESE.sub(" ", unquoted)))
         unquoted = _uncontracted(RECALLING.sub(" ", _by_someone(WHEN_WRITTEN.sub(" ", unquoted))))
         pieces += [(w, False) for w in WORD.findall(unquoted)]
