@@ -55,6 +55,21 @@ def test_a_citing_question_naming_no_kind_of_file_is_searched_by_the_key_it_asks
                         ("where is smith2020 defined?", "smith2020 defined")]:
         assert content(query) == kept, query
 
+
+@pytest.mark.parametrize("query, kept", [
+    ('where is "Attention Is All You Need" cited?', "Attention Is All You Need"),
+    ("where is Attention Is All You Need cited?", "Attention Is All You Need"),
+    ('who cites "Attention Is All You Need"', "Attention Is All You Need"),
+    ('which notes cite "Attention Is All You Need"?', "Attention Is All You Need"),
+    ('where is "the config" referenced?', "the config"),
+    ('what does "do" mean in Ruby?', "do mean in Ruby"), ('"which notes cite" this', '"which notes cite" this'),
+])
+def test_a_cited_title_quoted_or_not_is_what_is_searched(query, kept):
+    """Quoted, the title cut the question in two, and neither half was read as citing: 'where is' and 'cited' were
+    searched; unquoted, the title's 'Is' and 'You' were left out as a question's words. Words a quote holds are kept
+    whatever they are, as before."""
+    assert content(query) == kept
+
 def test_a_verb_of_citing_that_begins_a_phrase_the_notes_hold_is_the_subjects_word():
     """'which notes reference counting' asks for the notes about reference counting: it was read as the notes that
     reference 'counting'. Where a passage holds the verb and the plain word after it side by side, the verb stays;

@@ -110,7 +110,14 @@ _NOT_PLAIN = GOES_ON | FUNCTION | frozenset(
 # asks about is what files cite: a citekey ('smith2020', '@smith2020'), a name or a title (a capital); 'what quotes
 # did Einstein say', 'who mentions kubernetes', 'what links to the page' keep their words.
 _CITED_THING = (rf"(?!(?:{'|'.join(sorted(_NOT_PLAIN))})\b)"
-                r"(?:@[\w:.+/-]+|[^\W\d_][\w:.+/-]*\d[\w:.+/-]*|(?-i:[A-Z])[\w'’.+/-]*)(?![\w@])")
+                r"(?:@[\w:.+/-]+|[^\W\d_][\w:.+/-]*\d[\w:.+/-]*|(?-i:[A-Z])[\w'’.+/-]*|\ue000\d+\ue001)(?![\w@])")
+# a quoted title ('where is "Attention Is All You Need" cited?'), as ``_pieces`` stands in for it while CITING reads
+# the query whole: read apart, the quote cut the question in two and neither half was read as citing
+_QUOTE_MARK = re.compile("\ue000(\\d+)\ue001")
+# what a question asks to be cited, as ``_citing_out`` marks it: its words are kept as a quote's are ('where is
+# Attention Is All You Need cited': its 'Is' and 'You' were left out as framing)
+_KEPT = re.compile("\ue000\\d+\ue001|\ue002[^\ue003]*\ue003")
+_MARKS = re.compile("[\ue000-\ue003]")
 _CITED = r"(?:cited|mentioned|referenced|discussed|quoted|(?:referred|linked|pointed)\s+to|talked\s+about)"
 CITING = re.compile(
     rf"\b(?:which|what)\s+(?:of\s+(?:my|our|the)\s+)?{_FILES}\s+(?:(?:that|which)\s+)?{_CITE}\b"
@@ -165,8 +172,8 @@ def _citing_out(text: str) -> str:
         verb = _NOUN_TOO.search(match.group(0))
         after = _PLAIN.match(text, match.end())
         held = _HELD_PHRASE.get()
-        if match["cited"]:  # 'where is smith2020 cited': the key stays
-            return f" {match['cited']} "
+        if match["cited"]:  # 'where is smith2020 cited': the key stays, whatever its words (_KEPT)
+            return f" \ue002{match['cited']}\ue003 "
         if verb and after and held is not None and after.group(1) not in _NOT_PLAIN \
                 and held(f"{verb.group(0)} {after.group(1)}"):
             return f" {verb.group(0)}"
@@ -380,14 +387,19 @@ def content(query: str) -> str:
 def _pieces(query: str) -> list[tuple[str, bool]]:
     """The query's words in order, each with whether it is quoted; Chinese question words out of quotes left out, and
     the words asking for one's own notes (OWN_NOTES) or for the files citing something (CITING)."""
+    query = _MARKS.sub(" ", query)  # no word's letters: free for the marks below
+    quotes = [match.group(0) for match in QUOTED.finditer(query)]
+    numbered = iter(range(len(quotes)))
+    read = _citing_out(QUOTED.sub(lambda _: f"\ue000{next(numbered)}\ue001", query))  # a quote stood for (_KEPT)
     pieces, at = [], 0
-    for match in [*QUOTED.finditer(query), None]:
-        start, end = (match.start(), match.end()) if match else (len(query), len(query))
-        unquoted = _CHINESE.sub(" ", _RECALLED_ZH.sub(" ", _by_someone_zh(_citing_out(query[at:start]))))
+    for match in [*_KEPT.finditer(read), None]:
+        start, end = (match.start(), match.end()) if match else (len(read), len(read))
+        unquoted = _CHINESE.sub(" ", _RECALLED_ZH.sub(" ", _by_someone_zh(read[at:start])))
         unquoted = OWN_NOTES.sub(" ", _KOREAN.sub(" ", _JAPANESE.sub(" ", unquoted)))
         unquoted = _uncontracted(RECALLING.sub(" ", _by_someone(WHEN_WRITTEN.sub(" ", unquoted))))
         pieces += [(w, False) for w in WORD.findall(unquoted)]
-        pieces += [(w, True) for w in WORD.findall(query[start:end])]
+        kept = _QUOTE_MARK.sub(lambda mark: quotes[int(mark[1])], read[start:end])
+        pieces += [(w, True) for w in WORD.findall(kept)]
         at = end
     return pieces
 
