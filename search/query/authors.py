@@ -81,7 +81,8 @@ def wrote(recorded: str | None, name: str) -> bool:
     if "@" in name:  # an address asked for ('ben@example.com'): its mail, not every Ben's nor everyone's at example.com
         return _holds_address(recorded, name)
     family = chinese_names.surname(name)  # 王医生, 老王: anyone surnamed 王 (search.query.chinese_names)
-    if family and not recorded.isascii() and any(chinese_names.of_surname(p, family) for p in persons(recorded)):
+    if family and (not recorded.isascii() or chinese_names.said_in(recorded, family)) \
+            and any(chinese_names.of_surname(p, family) for p in persons(recorded)):
         return True
     words = _asked(name)
     if "@" in recorded and _glued(recorded, words):
@@ -598,7 +599,8 @@ def surname_read(known: list[str], name: str) -> str | None:
     family = chinese_names.surname(name)
     if not family:
         return None
-    found = dict.fromkeys("".join(person) for author in known if not author.isascii()
+    found = dict.fromkeys("".join(person) if not author.isascii() else " ".join(map(str.capitalize, person))
+                          for author in known if not author.isascii() or chinese_names.said_in(author, family)
                           for person in persons(author) if chinese_names.of_surname(person, family))
     if not found:
         return None

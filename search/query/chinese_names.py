@@ -41,6 +41,22 @@ def surname(name: str) -> str | None:
 
 def of_surname(person: tuple[str, ...], family: str) -> bool:
     """Whether a person recorded (its words, as search.query.authors.persons gives them) is a Chinese name of the
-    surname ``family`` (王建国, 王 建国 of 王): the surname and a given name of one or two characters, all Chinese."""
+    surname ``family`` (王建国, 王 建国 of 王): the surname and a given name of one or two characters, all Chinese; or
+    that name in pinyin, in either order ('Wang Jianguo', 'Jianguo Wang': the pinyin of 汪 too, as said)."""
     whole = "".join(person)
-    return whole.startswith(family) and 0 < len(whole) - len(family) <= GIVEN_MOST and HAN.fullmatch(whole) is not None
+    if HAN.fullmatch(whole):
+        return whole.startswith(family) and 0 < len(whole) - len(family) <= GIVEN_MOST
+    if len(person) != 2 or not whole.isascii() or not whole.isalpha():
+        return False
+    from search.query import pinyin
+    said = pinyin.name_key(family)
+    return any(first == said and 0 < len(pinyin.syllables(given) or ()) <= GIVEN_MOST
+               for first, given in (person, person[::-1]))
+
+
+def said_in(recorded: str, family: str) -> bool:
+    """Whether an author recorded in ASCII may hold the pinyin of ``family`` (``of_surname``), told without reading
+    its words: asked of every sender of a mail archive."""
+    from search.query import pinyin
+    said = pinyin.name_key(family)
+    return bool(said) and said in recorded.lower()
