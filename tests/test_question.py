@@ -101,7 +101,8 @@ def test_which_notes_reference_counting_finds_the_note_on_reference_counting(imm
     hits = engine.search("which notes reference counting", mode="keyword").hits
     assert [h.path for h in hits][:1] == ["memory.md"], [h.path for h in hits]
     assert [h.path for h in engine.search("which notes cite geobase2004nhn", mode="keyword").hits] == ["reading.md"]
-    for query in ("what cites geobase2004nhn?", "where is geobase2004nhn cited?"):  # no 'cites' nor 'cited' named
+    for query in ("what cites geobase2004nhn?", "where is geobase2004nhn cited?",  # no 'cites' nor 'cited' named
+                  'where is "geodesic bases" cited?'):
         answer = engine.search(query, mode="keyword")
         assert [h.path for h in answer.hits] == ["reading.md"] and answer.unmatched == [], (query, answer.notes)
 
