@@ -1,8 +1,9 @@
 """Markdown parsing time on pathological notes: is it linear?
 
 For each pathological pattern (long runs of '[', '*', '`', '<', deeply nested
-'>' and lists, one long list, many headings, unclosed '$$', a wide table,
-many link definitions ...) it builds notes of 1, 5 and 20 MB, parses each with
+'>' and lists, one long list, many headings, unclosed '$$', '$$' lines in a
+quote closed below it, a wide table, many link definitions ...) it builds
+notes of 1, 5 and 20 MB, parses each with
 ``ingest.markdown.parse_markdown`` in a fresh process and prints CPU seconds
 per MB (CPU time, not wall time: the machine may be shared) and the process's
 peak memory. Linear means the per-MB figure stays flat
@@ -74,6 +75,7 @@ PATTERNS = {
     "quoted-list": repeat("> - item [link](a.md)\n"),
     "headings": repeat("# Heading\n\ntext under it\n\n## Sub\n"),
     "unclosed-math": repeat("$$ x = y\n"),
+    "quoted-math": lambda size: repeat("> text\n> $$ a\n")(size) + "\n$$\n",  # closed below the quote: text
     "fence-runs": repeat("```\n"),
     "table": lambda size: "| a | b | c |\n|---|---|---|\n" + "| 1 | [x](y.md) | 3 |\n" * (size // 21),
     "link-definitions": repeat("[label]: target.md\n[label]\n\n"),

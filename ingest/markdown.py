@@ -173,9 +173,23 @@ def parser() -> MarkdownIt:
         md.block.ruler.before("fence", "math_block", _math_block,
                               {"alt": ["paragraph", "reference", "blockquote", "list"]})
         md.block.ruler.before("blockquote", "too_deep", _too_deep)
+        md.block.tokenize = _bounded(md.block.tokenize)
         md.normalizeLink = lambda url: url  # keep the destination as written; ingest.links unquotes it
         _PARSER = md
     return _PARSER
+
+
+def _bounded(tokenize):
+    """markdown-it's block tokenize, keeping the end of the block being read (a block quote's last line, the note's
+    or piece's) in ``env["ends"]`` while it reads it: _math_block reads no math block past it."""
+    def bounded(state, start: int, end: int) -> None:
+        ends = state.env.setdefault("ends", [])
+        ends.append(end)
+        try:
+            tokenize(state, start, end)
+        finally:
+            ends.pop()
+    return bounded
 
 
 def _too_deep(state, start: int, end: int, silent: bool) -> bool:
@@ -412,6 +426,12 @@ def _math_block(state, start: int, end: int, silent: bool) -> bool:
     pos, stop = state.bMarks[start] + state.tShift[start], state.eMarks[start]
     if not state.src.startswith("$$", pos, stop):
         return False
+    # a paragraph asks with the note's end (markdown-it's lineMax), a block start or a setext heading in a quote with
+    # the quote's: both are answered as the block start is (env["ends"]: _bounded). A '$$' in a quote closed below it
+    # was math to the one, text to the other: each such line was a paragraph, from which the setext heading rule
+    # looked to the quote's end, asking here at every line (quadratic)
+    ends = state.env.get("ends")
+    end = min(end, ends[-1]) if ends else end
     line = state.src[pos:stop].rstrip()
     first = state.env["first"]  # the piece's first line in the note's body
     close = start if len(line) >= 4 and line.endswith("$$") else state.env["math_close"][first + start + 1] - first

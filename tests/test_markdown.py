@@ -1,4 +1,6 @@
 """Markdown notes: front matter, heading paths, line ranges, atomic blocks, links."""
+import sys
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -309,6 +311,36 @@ def test_a_math_block_in_a_quoted_list_item_ends_with_the_quote():
     assert [section.text[a:b] for a, b in section.atomic] == [(">   $$ a\n" * 300).rstrip("\n")]
     assert parse_markdown("n.md", note).meta["tags"] == ["quoted"]
     assert outline(parse_markdown("n.md", note, fast_lists=False)) == outline(parse_markdown("n.md", note))
+
+
+def calls(function, run) -> int:
+    """How many times ``function`` is called while ``run()`` runs (work counted, not timed)."""
+    count = 0
+
+    def profile(frame, event, arg):
+        nonlocal count
+        if event == "call" and frame.f_code is function.__code__:
+            count += 1
+    sys.setprofile(profile)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def test_a_math_block_in_a_quote_closed_below_it_is_text_read_once():
+    """A '$$' line in a quote whose closing '$$' lies below the quote is text. A paragraph asked the math rule with
+    the note's end (a math block: the paragraph ended there), a block start with the quote's (text): each '$$' line
+    was a paragraph of its own, from which the setext heading rule asked the math rule at every line to the quote's
+    end (2,000 lines: 14 s of CPU). The math rule is now asked about each line about once."""
+    note = "> intro #quoted\n" + "> $$ a\n> text [x](x.md)\n" * 200 + "\n$$\n"
+    assert calls(markdown._math_block, lambda: parse_markdown("n.md", note)) <= 2 * note.count("\n")
+    doc = parse_markdown("n.md", note)
+    assert [(s.start_line, s.end_line, s.atomic) for s in doc.sections] == [(1, 403, [])]
+    assert doc.meta["tags"] == ["quoted"] and doc.meta["links"] == ["x.md"]
+    assert outline(parse_markdown("n.md", note, fast_lists=False)) == outline(doc)
+    assert outline(parsed_in_pieces(note, 300)) == outline(doc)
 
 
 def test_blocks_longer_than_a_piece_are_read_whole(monkeypatch):
