@@ -501,17 +501,20 @@ def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts:
                  drawings: list, commented: list[bool] = (), in_code: set[str] | None = None) -> None:
     """Add (line, level, text, end line) of each heading, (first line, end line) of each atomic block, and the
     text that may hold links (paragraphs, headings, table cells with a ']'); line numbers are 0-based in
-    the whole note. An Obsidian callout at the top (a block quote opening with '[!type] Title') heads its
-    lines as a heading one level below every other would (CALLOUT), and a heading of no text at its end
-    gives the lines after it back to the headings above. ``tags``: the inline #tags of paragraphs, headings and
+    the whole note. An Obsidian callout (a block quote opening with '[!type] Title', at the top or in a list
+    item, not in another quote) heads its lines as a heading one level below every other would (CALLOUT), and a
+    heading of no text at its end gives the lines after it back to the headings above. ``tags``: the inline #tags of paragraphs, headings and
     tables (not of code, nor of comments: '%% … %%' as Obsidian writes one, ``commented`` saying which lines of the
     note begin inside one, and '<!-- … -->'), by their folded form, the first spelling kept, META_ITEMS at most. ``drawings``: (first
     line, end line) of each fence that holds a drawing's data (DRAWING). ``in_code``: the '#words' of code spans and
     blocks, folded (``code_hashes``), which the caller takes out of the tags."""
+    quotes = 0  # block quotes open around the token
     for i, token in enumerate(tokens):
         if in_code is not None and token.type in ("fence", "code_block"):
             code_hashes(token, in_code)
-        if token.type == "blockquote_open" and token.level == 0 and token.map and i + 2 < len(tokens) \
+        if token.type == "blockquote_close":
+            quotes = max(quotes - 1, 0)
+        elif token.type == "blockquote_open" and not quotes and token.map and i + 2 < len(tokens) \
                 and tokens[i + 1].type == "paragraph_open" and (title := _callout_title(tokens[i + 2].content)):
             headings.append((token.map[0] + offset, CALLOUT, title, token.map[0] + offset + 1))
             headings.append((token.map[1] + offset, CALLOUT, None, token.map[1] + offset))
@@ -526,6 +529,7 @@ def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts:
         elif token.type == "inline":
             _read_inline(token.content, token.map[0] + offset if token.map else None, texts, tags, commented,
                          in_code)
+        quotes += token.type == "blockquote_open"
         if token.type == "table_open" and len(tags) < META_ITEMS:
             for text in (token.meta or {}).get("cells", []):
                 if "#" in text:

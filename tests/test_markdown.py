@@ -313,6 +313,43 @@ def test_a_math_block_in_a_quoted_list_item_ends_with_the_quote():
     assert outline(parse_markdown("n.md", note, fast_lists=False)) == outline(parse_markdown("n.md", note))
 
 
+PHOENIX = """# Project Phoenix
+
+## Tasks
+- Migrate the billing database
+  > [!warning] Rollback plan
+  > Keep the old Postgres replica running for two weeks.
+  > Snapshot it nightly to the phoenix-backups bucket. #ops
+- Update the runbook
+  - with the new failover steps
+    > [!tip]
+    > Page the on-call engineer before cutting over.
+  - and the alerts
+
+> [!note] Owner
+> Dana
+>
+> > [!quote] Not a callout of its own: it lies in another quote
+"""
+
+
+def test_a_callout_in_a_list_item_heads_its_lines_as_one_at_the_top_does():
+    """Obsidian shows a callout in a list item as one at the top; only one at the top headed its lines: 'Rollback
+    plan' was no heading path of the replica's passage. One in another quote is still that quote's text."""
+    doc = parse_markdown("Phoenix.md", PHOENIX)
+    assert [(s.heading_path, s.start_line, s.end_line) for s in doc.sections] == [
+        (["Project Phoenix", "Tasks"], 1, 4),
+        (["Project Phoenix", "Tasks", "Rollback plan"], 5, 7),
+        (["Project Phoenix", "Tasks"], 8, 9),
+        (["Project Phoenix", "Tasks", "Tip"], 10, 11),
+        (["Project Phoenix", "Tasks"], 12, 12),
+        (["Project Phoenix", "Tasks", "Owner"], 14, 17)]
+    assert doc.meta["tags"] == ["ops"]
+    assert outline(parse_markdown("Phoenix.md", PHOENIX, fast_lists=False)) == outline(doc)
+    for piece in range(1, 120, 9):
+        assert outline(parsed_in_pieces(PHOENIX, piece)) == outline(doc), piece
+
+
 def calls(function, run) -> int:
     """How many times ``function`` is called while ``run()`` runs (work counted, not timed)."""
     count = 0

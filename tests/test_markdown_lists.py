@@ -238,7 +238,7 @@ def test_a_long_item_holding_one_quote_gives_markdown_it_only_the_child_holding_
 
 
 # A child of each kind read_run leaves to markdown-it: a quote, a heading, a table, a setext heading, HTML, a fence
-# on a paragraph's line, indented code, a link definition, a callout (a quote, not at the top: no heading)
+# on a paragraph's line, indented code, a link definition, a callout (a quote heading its lines, as one at the top)
 ODD_CHILDREN = ["  - a child\n    > a quote with [[Q]] #quoted", "  - ## a heading child #h",
                 "  - a child\n    ### a heading inside it [h](h.md)",
                 "  - | tool | use |\n    |---|---|\n    | [[Spade]] | #dig |", "  - a setext heading\n    ---",
