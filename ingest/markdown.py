@@ -335,14 +335,21 @@ def _read_child(body: list[str], line: int, sibling: int, column: int, env: dict
 def _read_lines_in_item(body: list[str], line: int, end: int, column: int, env: dict, start: int, *found) -> bool:
     """Read body[line:end], the rest of a top-level item (its text at ``column``) from a child of it on, with
     markdown-it under an empty item, as the whole note's parse reads it; False, with nothing read, where a math
-    block in it closes past ``end`` (_math_block holds the rest: the whole note's item goes on past it)."""
-    lines = [" " * (column - 2) + "-", *body[line:end]]
+    block in it closes past ``end`` (_math_block holds the rest: the whole note's item goes on past it). The line
+    after the item is parsed too, and what starts on it dropped: a math block open at the item's end ends before
+    it (_container_end), as in the note; without it such a block was held and the whole item read again."""
+    after = end < len(body)
+    lines = [" " * (column - 2) + "-", *body[line:end + after]]
     env["first"], env["unsure"] = line - 1, len(lines)  # lines[i] is body[line - 1 + i], as _math_block looks up
     # a closing newline keeps a blank last line a line (an open fence or HTML block holds it, as in the note)
-    text = "\n".join(lines) + ("\n" if end < len(body) else "")
+    text = "\n".join(lines) + ("\n" if end + after < len(body) else "")
     tokens = parser().parse(text, env)
     if env["unsure"] < len(lines):  # a math block held (every line of it is in the empty item: state.level)
         return False
+    at = end - line + 1  # the line after the item, in ``lines``
+    if after:
+        tokens = tokens[:next((index for index, token in enumerate(tokens) if token.map and token.map[0] >= at),
+                              len(tokens))]
     _read_tokens(tokens, start + line - 1, *found)
     return True
 

@@ -285,6 +285,19 @@ def test_a_long_item_holding_a_math_block_gives_markdown_it_only_the_child_holdi
     assert _counted(monkeypatch, past) <= _counted(monkeypatch, text) + 4
 
 
+def test_a_math_block_open_at_a_long_items_end_gives_markdown_it_only_its_child(monkeypatch):
+    """The last of 2,000 children opens a '$$' that closes below the next top-level item: the block ends with the
+    item, as in a parse of the whole note, and markdown-it is given that child and the line after the item. It was
+    given the rest of the item without that line, held the block open to its end, and then read the whole item."""
+    children = "".join(f"  - child block {n} with [[a link]] and #tag{n % 7}\n" for n in range(2000))
+    for after in ("- after #after\n", "\nafter the list #after\n"):
+        text = "- Reading notes\n" + children + "  - a formula\n    $$\n    e = [m](m.md) c^2\n" + after + "\n$$\n"
+        lines = text.split("\n")
+        assert markdown._read_body(lines, 0) == markdown._read_body(lines, 0, fast_lists=False)
+        assert "after" in markdown._read_body(lines, 0)[3]
+        assert _counted(monkeypatch, text) <= 12  # the empty item, the child, the line after, the note's last lines
+
+
 # What follows a long item's children: the next top-level item, a paragraph after a blank line, a lazy line (the
 # item goes on: read as before), a line at the item's text after a blank, the note's end
 AFTER = ["- next block #after\n", "\nafter the list [x](x.md)\n", "lazy line #lazy\n", "\n  in the item #in\n",
