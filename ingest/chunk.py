@@ -351,7 +351,11 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # message that cannot be read say why in words, '[not readable: ppt/slides/slide3.xml: its XML is damaged (…)]', where
 # Python's class name stood ('ParseError: …'; ingest.unreadable). A WeChat chat exported as text (MemoTrace's TXT or
 # CSV, a merged forwarded chat pasted) is a conversation, a day a section, where it was plain text or a table's rows
-# (ingest.wechat).
+# (ingest.wechat). A Markdown '$$' line in a block quote whose closing '$$' lies below the quote is the quote's
+# paragraph text, where it ended the paragraph above it (a link written across it was no link). An Obsidian callout in a
+# list item ('- item' then '  > [!warning] Rollback plan') heads its lines as one at the top does, where they were the
+# list's passage. Front matter that is no YAML still gives the title, tags and aliases its own lines write ('title:
+# Meeting: Q3 planning' titled the note by its file name), in every passage's title column.
 VERSION = 30
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

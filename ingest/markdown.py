@@ -108,6 +108,8 @@ def _parse(path: str, text: str, fast_lists: bool = True) -> Document:
     lines = text.split("\n")
     meta, body_start = _front_matter(lines)
     broken = _broken_front_matter(lines) if body_start == 0 else 0
+    if broken:  # its text is the note's first passage; its title, tags and aliases as they are written
+        meta.update(_lenient_meta(lines[1:broken - 1]))
     properties, hidden = logseq.page_properties(lines) if body_start == 0 else ({}, [])
     meta.update(properties)  # a Logseq page's 'title::', 'alias::', 'tags::' lines, where no front matter is
     item = joplin.raw_item(path, lines) if body_start == 0 else None  # a Joplin note of a raw export: its properties
@@ -845,6 +847,38 @@ def _broken_front_matter(lines: list[str]) -> int:
         if not lines[end].strip():
             return 0
     return 0
+
+
+LENIENT_KEYS = {"title", "tags", "tag", "aliases", "alias"}
+
+
+def _lenient_meta(lines: list[str]) -> dict:
+    """The title, tags and aliases of front matter that is no YAML (_broken_front_matter): each top-level key with
+    the lines under it ('tags:' over '  - a') read as YAML alone, and a one-line title, tag or alias that is still
+    no YAML ('title: Meeting: Q3 planning', a ': ' in it) read as the text after its key. The other keys are left
+    (their text is still found: the block is the note's first passage). A block refused as YAML front matter is
+    (over FRONT_MATTER_CHARS, or flow collections nested past FLOW_DEPTH) gives none."""
+    if sum(len(line) + 1 for line in lines) > FRONT_MATTER_CHARS or _flow_too_deep("\n".join(lines)):
+        return {}
+    entries: list[list[str]] = []
+    for line in lines:
+        if FRONT_MATTER_KEY.match(line):
+            entries.append([line])
+        elif entries and line[:1] in (" ", "\t", "-"):
+            entries[-1].append(line)
+        else:
+            entries.append([])  # a line that is neither: what follows it is no key's value
+    data: dict = {}
+    for entry in entries:
+        if not entry or entry[0].split(":", 1)[0].strip().lower() not in LENIENT_KEYS:
+            continue
+        value = _yaml("\n".join(entry))
+        if not isinstance(value, dict) and len(entry) == 1:
+            key, text = entry[0].split(":", 1)
+            value = {key.strip(): text.strip()}
+        if isinstance(value, dict):
+            data.update(_commented_tags(value, entry) if "#" in "".join(entry) else value)
+    return _clean_meta(data) if data else {}
 
 
 # Of '[' and '{' open at once in front matter, at most this many: PyYAML scans a deeper flow collection in time

@@ -72,7 +72,23 @@ def test_front_matter_that_does_not_parse_is_read_as_its_text_not_as_a_heading()
     note = "---\ntitle: Meeting: Q3 planning\ntags: [work, planning]\n---\n\nAgenda: the budget\n\n## Actions\nAna\n"
     doc = parse_markdown("q3.md", note)
     assert [(s.heading_path, s.start_line, s.end_line) for s in doc.sections] == [([], 1, 6), (["Actions"], 8, 9)]
-    assert "title: Meeting: Q3 planning" in doc.sections[0].text and doc.title == "q3"
+    assert "title: Meeting: Q3 planning" in doc.sections[0].text
+
+
+def test_front_matter_that_does_not_parse_still_gives_the_title_tags_and_aliases_it_writes():
+    """Front matter that is no YAML was no metadata at all: the note 'Meeting: Q3 planning' was titled 'q3' and
+    untagged. Its title, tags and aliases are read from their own lines (each key with the lines under it as YAML
+    alone, a one-line value that is still none as its text); every line stays the first passage's text."""
+    note = ("---\ntitle: Meeting: Q3 planning\naliases:\n  - Q3 meeting\ntags: #work #q3\nattendees: Ana: lead\n"
+            "---\n\nAgenda: the budget\n")
+    doc = parse_markdown("q3.md", note)
+    assert doc.title == "Meeting: Q3 planning" and doc.meta["title"] == "Meeting: Q3 planning"
+    assert doc.meta["tags"] == ["work", "q3"] and doc.meta["aliases"] == ["Q3 meeting"]
+    assert "attendees" not in doc.meta
+    [section] = doc.sections
+    assert section.heading_path == [] and all(line in section.text for line in note.split("\n")[:7])
+    flow = parse_markdown("q3.md", "---\ntitle: Meeting: Q3 planning\ntags: [work, planning]\n---\nAgenda\n")
+    assert flow.meta["tags"] == ["work", "planning"]
 
 
 @pytest.mark.timeout(120)
