@@ -51,6 +51,7 @@ from pypdf.generic import DictionaryObject, IndirectObject, NameObject
 from pypdf.errors import DependencyError
 
 from .document import Document, Section, Skip, SkipForNow, whole_characters
+from .unreadable import Unreadable
 from .pdf_labels import page_labels
 from .pdf_tree import PageTree, page_shape
 
@@ -376,7 +377,7 @@ _warnings = _install_handler()
 # --- parsing -------------------------------------------------------------------
 
 def parse_pdf(path: str, data: bytes) -> Document:
-    """Parse a PDF's text layer; Skip if encrypted or without text, ValueError if unreadable."""
+    """Parse a PDF's text layer; Skip if encrypted or without text, Unreadable (a ValueError) if unreadable."""
     with _warnings.collect() as warnings:
         reader, pages, encrypted, cut_short = _open(data)
         tree = pages if isinstance(pages, PageTree) else None
@@ -394,13 +395,13 @@ def parse_pdf(path: str, data: bytes) -> Document:
         log.debug("%s: pypdf worked around %d problems, first: %s", path, warnings.count, warnings.first)
     left_out = _left_out(tree)
     if n_pages == 0 and left_out:
-        raise ValueError(f"unreadable PDF: its page tree reaches no page; {left_out}")
+        raise Unreadable(f"unreadable PDF: its page tree reaches no page; {left_out}")
     if n_pages == 0:  # nothing to index, and nothing retrying changes: failed, retry-failed listed it every time
         raise Skip("no pages: the PDF holds none (or its page list is damaged)")
     if failed and len(failed) == n_pages:
-        raise ValueError(f"unreadable PDF: {failed[0][1]}")
+        raise Unreadable(f"unreadable PDF: {failed[0][1]}")
     if not any(texts) and warnings.form_failed:  # not a scan said to be one: what it draws could not be read
-        raise ValueError("unreadable PDF: its pages draw forms (Form XObjects) that cannot be read, nested too deep "
+        raise Unreadable("unreadable PDF: its pages draw forms (Form XObjects) that cannot be read, nested too deep "
                          f"or damaged (pypdf: {_form_said(warnings.form_failed)[:120]})")
     if not any(texts):
         raise Skip(NO_TEXT)
@@ -480,7 +481,7 @@ def _open(data: bytes) -> tuple[PdfReader, PageTree | list[PageObject], bool, st
         return reader, tree, encrypted, None
     except Exception as exc:
         if encrypted:
-            raise ValueError(f"unreadable PDF: {_message(exc)}") from exc
+            raise Unreadable(f"unreadable PDF: {_message(exc)}") from exc
         return _recovered(data, exc)
 
 
@@ -513,7 +514,7 @@ OBJECT_STREAM_OBJECTS = 500_000
 
 
 def _bound_object_streams(reader: PdfReader) -> None:
-    """ValueError when the object streams the cross-reference lists say they hold more than OBJECT_STREAM_OBJECTS
+    """Unreadable when the object streams the cross-reference lists say they hold more than OBJECT_STREAM_OBJECTS
     objects together (each stream's /N, read without inflating it)."""
     held = 0
     for number in {stream for stream, _ in getattr(reader, "xref_objStm", {}).values()}:
@@ -522,7 +523,7 @@ def _bound_object_streams(reader: PdfReader) -> None:
         except Exception:  # noqa: BLE001 - a stream that is not there or says nothing: pypdf says what is wrong
             continue
         if held > OBJECT_STREAM_OBJECTS:
-            raise ValueError(f"unreadable PDF: its object streams hold more than {OBJECT_STREAM_OBJECTS:,} objects "
+            raise Unreadable(f"unreadable PDF: its object streams hold more than {OBJECT_STREAM_OBJECTS:,} objects "
                              "(pypdf reads a stream's objects all at once: minutes and gigabytes)")
 
 
@@ -600,17 +601,17 @@ _INHERITED = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
 
 def _recovered(data: bytes, exc: Exception) -> tuple[PdfReader, list[PageObject], bool, str]:
     """The pages of a PDF cut short (no %%EOF at its end: a download or copy that did not finish), found among
-    the objects that are there, in the order they are written; ValueError, saying why, when it is not cut
+    the objects that are there, in the order they are written; Unreadable, saying why, when it is not cut
     short or none of its pages is left. Its trailer, cross-reference table and often its page tree and outline
     are at the end: pypdf refused the file whole."""
     why = _not_a_pdf(data) or _message(exc)
     if _not_a_pdf(data):
-        raise ValueError(f"unreadable PDF: {why}") from exc
+        raise Unreadable(f"unreadable PDF: {why}") from exc
     if b"%%EOF" in data[-1024:]:
-        raise ValueError(f"unreadable PDF: {DAMAGED.format(why=why)}") from exc
+        raise Unreadable(f"unreadable PDF: {DAMAGED.format(why=why)}") from exc
     short = f"cut short: no %%EOF at its end ({len(data):,} bytes; a download or copy that did not finish?)"
     if b"/Encrypt" in data:
-        raise ValueError(f"unreadable PDF: encrypted and {short}: its key is in the part that is missing") from exc
+        raise Unreadable(f"unreadable PDF: encrypted and {short}: its key is in the part that is missing") from exc
     try:
         reader = PdfReader(io.BytesIO(data + _REBUILT_END), strict=False)
     except Exception:
@@ -622,19 +623,19 @@ def _recovered(data: bytes, exc: Exception) -> tuple[PdfReader, list[PageObject]
     except Exception:
         pages = []
     if not pages:
-        raise ValueError(f"unreadable PDF: {short}, and none of its pages is in the part that is there "
+        raise Unreadable(f"unreadable PDF: {short}, and none of its pages is in the part that is there "
                          f"({why})") from exc
     return reader, pages, False, short
 
 
 def _readable_pages(texts: list[str], short: str) -> tuple[list[str], str]:
     """The texts of a file cut short, less the characters drawn in fonts that were in the part that is missing
-    (pypdf gives U+FFFD for each), and what was recovered; ValueError when no page is left with a letter."""
+    (pypdf gives U+FFFD for each), and what was recovered; Unreadable when no page is left with a letter."""
     texts = [tidy_whitespace(t.replace("\ufffd", " ")) for t in texts]
     texts = [t if any(ch.isalpha() for ch in t) else "" for t in texts]
     kept = sum(1 for t in texts if t)
     if not kept:
-        raise ValueError(f"unreadable PDF: {short}; none of the pages found ({len(texts):,}) can be read: the "
+        raise Unreadable(f"unreadable PDF: {short}; none of the pages found ({len(texts):,}) can be read: the "
                          "fonts they need are in the part that is missing")
     return texts, (f"{short}: the text of {kept:,} of the {len(texts):,} pages found is indexed, in the order "
                    "they are written; the rest of the file is missing")
@@ -726,7 +727,7 @@ def _page_texts(pages: PageTree | Sequence[PageObject], said: str = "", runs: li
     """The text of every page ("" when none), normalised (``normalize``; ``clean_text`` with the document's
     ``hyphenated_words`` makes it clean), the (page, error) that failed and each page's shape (``page_shape``),
     read a page at a time from a ``PageTree`` (each let go once read) or a list. ``said``: ' of N', the count of
-    pages the file says, for messages. ValueError past
+    pages the file says, for messages. Unreadable past
     PDF_SECONDS, Skip past MAX_TEXT_CHARS. ``runs``: a list to add the first page's pieces of text to, each with
     the size it is drawn at ((size, text), the first FIRST_PAGE_RUNS), for ``_title``."""
     texts: list[str] = []
@@ -749,7 +750,7 @@ def _page_texts(pages: PageTree | Sequence[PageObject], said: str = "", runs: li
             text = page.extract_text(visitor_operand_before=in_time, visitor_text=sizes.run) or ""
             texts.append(normalize(markers_apart(text, sizes.markers())))
         except _OutOfTime:
-            raise ValueError(f"PDF text extraction stopped after {PDF_SECONDS:g} s, at page {index + 1:,}{said}: "
+            raise Unreadable(f"PDF text extraction stopped after {PDF_SECONDS:g} s, at page {index + 1:,}{said}: "
                              "the file asks for more work than its text can need") from None
         except Exception as exc:
             log.debug("page %d: text extraction failed: %s", index + 1, exc)
@@ -771,7 +772,7 @@ FONT_PARENTS = 64  # /Parent links followed for the resources a page inherits (a
 
 
 def _fonts_in_bounds(page: PageObject) -> None:
-    """ValueError (the page fails, the others are read) when the page lists more than MAX_PAGE_FONTS fonts: pypdf
+    """Unreadable (the page fails, the others are read) when the page lists more than MAX_PAGE_FONTS fonts: pypdf
     builds every one it lists before it draws anything, so 10,000 took 190 MB and 6 s, neither bounded by the
     deadline (checked between operators) nor by the file's size (each font 130 bytes of the file). Counted with
     those it inherits from its /Pages nodes and those its forms list (each form's before its first operator
@@ -783,7 +784,7 @@ def _fonts_in_bounds(page: PageObject) -> None:
         resources = forms.pop()
         listed += len(_listed(resources, "/Font"))
         if listed > MAX_PAGE_FONTS:
-            raise ValueError(f"the page lists {listed:,} fonts{' with its forms' if seen else ''} (over "
+            raise Unreadable(f"the page lists {listed:,} fonts{' with its forms' if seen else ''} (over "
                              f"{MAX_PAGE_FONTS:,}): its text is not read")
         for ref in _listed(resources, "/XObject").values():
             form = _resolved(ref)

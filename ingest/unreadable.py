@@ -27,6 +27,13 @@ ZIP_START = b"PK\x03\x04"  # a zip's first part's header
 MOST_SAID = 200  # of an error's own text, the characters said
 
 
+class Unreadable(ValueError):
+    """A reader's refusal of a file, in its own words: 'unreadable PDF: its page tree reaches no page; …'. Any other
+    ValueError reaching the workers is a bug's ('not enough values to unpack (expected 2, got 1)'), which read as if
+    it were the file's fault; workers.retry.describe says that one is Sift's to fix. A ValueError still, for the
+    callers that catch one."""
+
+
 def not_readable(error: BaseException, what: str, ext: str, start: bytes = b"") -> str:
     """A whole file's reason for being skipped, ``what`` its kind ('Word document', '.docx' its ``ext``, ``start``
     its first bytes): 'not a Word document (its contents are not a .docx zip): save it again from Word as .docx' for

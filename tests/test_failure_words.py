@@ -43,7 +43,7 @@ def test_stats_and_the_file_list_say_why_a_bad_file_failed_without_a_class_name(
     listed = [line.split("  ", 4)[-1] for line in capsys.readouterr().out.splitlines()[1:4]]
     assert listed == [f"failed: {DAMAGED} (at parse)", f"failed: {NOT_A_PDF} (at parse)", "indexed"], listed
     logged = [r.getMessage() for r in caplog.records if "damaged.pdf" in r.getMessage()]
-    assert any("ValueError: unreadable PDF" in line for line in logged), logged  # for a bug report
+    assert any("Unreadable: unreadable PDF" in line for line in logged), logged  # for a bug report
 
 
 @pytest.mark.parametrize("error, said", [

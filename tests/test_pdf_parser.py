@@ -291,7 +291,7 @@ def test_known_outcomes_of_the_problem_pdfs():
     assert outcome("issue-297.pdf") == "test example"  # broken xref, recovered
     # damaged: said in plain words, with what to do, as for the encrypted and the textless ones (pypdf's words
     # alone, 'Invalid object in /Pages', said neither)
-    assert outcome("unreadablemetadata.pdf") == ("ValueError: unreadable PDF: damaged: its structure cannot be read "
+    assert outcome("unreadablemetadata.pdf") == ("Unreadable: unreadable PDF: damaged: its structure cannot be read "
                                                  "(pypdf: Invalid object in /Pages); to index it, open it in a PDF "
                                                  "viewer and save a copy (Save As, or Print to PDF) where Sift looks")
 

@@ -118,7 +118,9 @@ def _redis_unreachable(exc: BaseException) -> bool:
 def describe(exc: BaseException) -> str:
     """The cause in words a person can act on."""
     from ingest.files import FileChanging
+    from ingest.unreadable import Unreadable
     from search.model.info import ModelError
+    from search.settings import SettingError
     from workers.queues import QueueUnavailable
     if isinstance(exc, (db.IndexUnavailable, QueueUnavailable, ModelError)):  # each says what to do
         return str(exc)
@@ -136,8 +138,8 @@ def describe(exc: BaseException) -> str:
     if isinstance(exc, UnicodeEncodeError):
         return (f"it holds text that {exc.encoding} cannot store ({exc.object[exc.start:exc.start + 1]!r} at "
                 f"character {exc.start:,}): {REPORT}")
-    if isinstance(exc, ValueError) and str(exc):  # a reader's own words: 'unreadable PDF: damaged: …; to index it …'
-        return str(exc)
+    if isinstance(exc, (Unreadable, SettingError)) and str(exc):  # a reader's own words: 'unreadable PDF: …'
+        return str(exc)  # (any other ValueError is a bug's, 'not enough values to unpack …': said below as Sift's)
     if isinstance(exc, RecursionError):
         return "it nests too deep to read (past Python's recursion limit)"
     if isinstance(exc, MemoryError):
@@ -156,6 +158,13 @@ def _logged(exc: BaseException) -> str:
     [ValueError]'): the log is where a bug report finds it (a file's reason no longer does)."""
     said, name = describe(exc), type(exc).__name__
     return said if name in said else f"{said} [{name}]"
+
+
+def is_refusal(exc: BaseException) -> bool:
+    """Whether the error is a reader's refusal (ingest.unreadable.Unreadable), its words all there is to say: a
+    traceback in the worker's log is for anything else, a bug's ValueError included."""
+    from ingest.unreadable import Unreadable
+    return isinstance(exc, Unreadable)
 
 
 def _text(exc: BaseException) -> str:
@@ -196,7 +205,8 @@ def attempt(fn: Callable, args: tuple, kwargs: dict, policy: Policy, what: str,
                 raise
             if not is_transient(exc):
                 log.error("%s failed (not retried: %s)", what, _logged(exc),
-                          exc_info=not isinstance(exc, (OSError, sqlite3.Error, ValueError, db.IndexUnavailable)))
+                          exc_info=not isinstance(exc, (OSError, sqlite3.Error, db.IndexUnavailable)) and
+                          not is_refusal(exc))
                 give_up(exc, this.number)
                 return None
             if this.last:

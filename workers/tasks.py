@@ -772,7 +772,7 @@ def _failed(path: str, doing: str, exc: BaseException) -> str:
     """Why a file failed, in words its reader can act on (retry.describe), and what then; the error's class and
     where it was raised go to the worker's log, for a bug report."""
     log.warning("%s: %s it failed: %s: %s", path, doing, type(exc).__name__, exc,
-                exc_info=not isinstance(exc, ValueError))  # a reader's ValueError says all; anything else: a trace
+                exc_info=not retry.is_refusal(exc))  # a reader's refusal says all; anything else (a bug): a trace
     said = retry.describe(exc)
     if _the_files_doing(exc) and "to index it" not in said and "report it" not in said:
         said += "; it is read again once it changes"  # remembered until then (search.index.remembered)
