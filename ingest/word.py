@@ -166,12 +166,12 @@ def word_text(data: bytes, path: str = "") -> WordText:
         document_zip = _as_document(parts, data)
     try:
         try:
-            document = docx.Document(document_zip)
+            document = _document(docx, document_zip)
         except zipfile.BadZipFile as error:
             if not crc_failed(error):
                 raise
             with opened(data, "Word document", ".docx") as parts:  # a part's CRC does not match: read what it holds
-                document = docx.Document(_as_document(parts, data, unchecked=True))
+                document = _document(docx, _as_document(parts, data, unchecked=True))
         return _Reader(document).read()
     except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, EOFError, OSError, LxmlError) as error:
         # a part missing (KeyError), its XML damaged (LxmlError), not a Word document's content type (a .docm,
@@ -181,6 +181,19 @@ def word_text(data: bytes, path: str = "") -> WordText:
         raise Skip(not_readable(error, "Word document", ".docx", head(data, len(ZIP_START)))[:500]) from None
     except RecursionError:  # lxml refuses XML nested over 256 deep: only a hostile file comes near
         raise Skip("not a readable Word document: nested too deeply") from None
+
+
+def _document(docx, document_zip):
+    """``docx.Document`` of the zip: a [Content_Types].xml without its namespace (a damaged file, or one some other
+    program wrote) made python-docx raise AttributeError ('… has no attribute 'overrides''), which read as an error
+    Sift did not expect: it is said as the damage it is."""
+    try:
+        return docx.Document(document_zip)
+    except AttributeError as error:
+        from ingest.unreadable import logged, save_again
+        logged(error, "Word document")
+        raise Skip("not a readable Word document: its list of parts ([Content_Types].xml) is damaged: "
+                   f"{save_again('Word document', '.docx')}, or index a copy that opens") from None
 
 
 MAIN = b"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"

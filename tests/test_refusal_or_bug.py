@@ -3,11 +3,14 @@
 Any ValueError's message was shown as the file's reason: a bug's ('not enough values to unpack (expected 2, got
 1)') read as if the file were at fault, with no 'please report it'. A reader's refusal is now an
 ``ingest.unreadable.Unreadable`` (a ValueError), said in its words; any other ValueError is said as Sift's, its
-traceback logged.
+traceback logged. A .docx whose [Content_Types].xml had no namespace read 'an error Sift did not expect'
+(python-docx's AttributeError): it is said damaged, and to save it again from Word.
 """
 from __future__ import annotations
 
+import io
 import logging
+import zipfile
 
 from ingest import chat
 from tests.conftest import ingest, write_tree
@@ -15,7 +18,25 @@ from workers import retry
 
 REFUSED = ("unreadable PDF: not a PDF: it begins b'not a pdf', where a PDF has %PDF-; it is read again once it "
            "changes")
+DAMAGED_TYPES = ("not a readable Word document: its list of parts ([Content_Types].xml) is damaged: save it again "
+                 "from Word as .docx, or index a copy that opens")
 BUG = f"an error Sift did not expect (ValueError: not enough values to unpack (expected 2, got 1)): {retry.REPORT}"
+
+
+def _no_namespace_docx() -> bytes:
+    """A Word document whose [Content_Types].xml lost its namespace (damaged, or written so by another program)."""
+    import docx
+    document, saved = docx.Document(), io.BytesIO()
+    document.add_paragraph("the heron waits by the weir")
+    document.save(saved)
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(saved.getvalue())) as source, zipfile.ZipFile(out, "w") as damaged:
+        for name in source.namelist():
+            data = source.read(name)
+            if name == "[Content_Types].xml":
+                data = data.replace(b' xmlns="http://schemas.openxmlformats.org/package/2006/content-types"', b"")
+            damaged.writestr(name, data)
+    return out.getvalue()
 
 
 def test_a_readers_refusal_is_said_in_its_words_and_a_bugs_value_error_as_sifts(immediate, tmp_path, monkeypatch,
@@ -34,3 +55,12 @@ def test_a_readers_refusal_is_said_in_its_words_and_a_bugs_value_error_as_sifts(
     traced = {path for path in ("fake.pdf", "chat.json")
               for r in caplog.records if path in r.getMessage() and r.exc_info}
     assert traced == {"chat.json"}, "a bug's traceback is logged, a refusal's words say all"
+
+
+def test_a_docx_without_its_content_types_namespace_is_said_damaged(immediate, tmp_path, monkeypatch):
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "damaged.docx").write_bytes(_no_namespace_docx())
+    failures = ingest(root)["published"]["failures"]
+    assert [(f["path"], f["state"], f["reason"]) for f in failures] == [("damaged.docx", "skipped", DAMAGED_TYPES)]
