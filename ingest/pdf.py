@@ -51,7 +51,7 @@ from pypdf.generic import DictionaryObject, IndirectObject, NameObject
 from pypdf.errors import DependencyError
 
 from .document import Document, Section, Skip, SkipForNow, whole_characters
-from .unreadable import Unreadable
+from .unreadable import Unreadable, logged
 from .pdf_labels import page_labels
 from .pdf_tree import PageTree, page_shape
 
@@ -1247,5 +1247,13 @@ def _not_a_pdf(data: bytes) -> str | None:
     return None
 
 
+# said of an error pypdf raised without words (an AssertionError, an IndexError()), where its class's name was said,
+# which tells the person reading it nothing; the class goes to the log
+NO_REASON = "reading it stopped with no reason given"
+
+
 def _message(exc: BaseException) -> str:
-    return str(exc) or type(exc).__name__
+    said = str(exc).strip()
+    if not said:
+        logged(exc, "PDF")  # 'notes/a.pdf: PDF not read: AssertionError: ' in the sift.ingest log
+    return said or NO_REASON

@@ -4,7 +4,8 @@ Any ValueError's message was shown as the file's reason: a bug's ('not enough va
 1)') read as if the file were at fault, with no 'please report it'. A reader's refusal is now an
 ``ingest.unreadable.Unreadable`` (a ValueError), said in its words; any other ValueError is said as Sift's, its
 traceback logged. A .docx whose [Content_Types].xml had no namespace read 'an error Sift did not expect'
-(python-docx's AttributeError): it is said damaged, and to save it again from Word.
+(python-docx's AttributeError): it is said damaged, and to save it again from Word. pypdf's errors without words
+were named by their class ('unreadable PDF: AssertionError'): they are worded, the class logged.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import io
 import logging
 import zipfile
 
-from ingest import chat
+from ingest import chat, pdf
 from tests.conftest import ingest, write_tree
 from workers import retry
 
@@ -64,3 +65,13 @@ def test_a_docx_without_its_content_types_namespace_is_said_damaged(immediate, t
     (root / "damaged.docx").write_bytes(_no_namespace_docx())
     failures = ingest(root)["published"]["failures"]
     assert [(f["path"], f["state"], f["reason"]) for f in failures] == [("damaged.docx", "skipped", DAMAGED_TYPES)]
+
+
+def test_an_error_pypdf_gives_without_words_is_worded_and_its_class_logged(caplog):
+    try:
+        raise AssertionError  # as pypdf's asserts on a damaged file do
+    except AssertionError as exc:
+        with caplog.at_level(logging.INFO, logger="sift.ingest"):
+            said = pdf._message(exc)
+    assert said == "reading it stopped with no reason given"
+    assert "PDF not read: AssertionError: " in caplog.text
