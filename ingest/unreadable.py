@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import logging
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 import zipfile
 import zlib
 import xml.etree.ElementTree as ET
@@ -25,6 +27,9 @@ OTHER_KIND = re.compile(r"is not a Word file, content type is '([^']*)'")
 KINDS = (("spreadsheetml", "an Excel workbook", ".xlsx"), ("presentationml", "a PowerPoint deck", ".pptx"))
 ZIP_START = b"PK\x03\x04"  # a zip's first part's header
 MOST_SAID = 200  # of an error's own text, the characters said
+# the file being read, set by whoever reads it (workers.tasks' parse): the log's 'Word document not read: BadZipFile:
+# …' said of which file only by the worker's next line, or not at all for a slide or a message skipped inside one
+READING: ContextVar[str] = ContextVar("reading", default="")
 
 
 class Unreadable(ValueError):
@@ -101,8 +106,20 @@ def save_again(what: str, ext: str) -> str:
     return f"save it again from {maker} as {ext}" if maker else f"save or export it again as {ext}"
 
 
+@contextmanager
+def reading(path: str):
+    """While the file at ``path`` is read: the log lines of what in it is not read name it."""
+    token = READING.set(path)
+    try:
+        yield
+    finally:
+        READING.reset(token)
+
+
 def logged(error: BaseException, what: str) -> None:
-    log.info("%s not read: %s: %s", what, type(error).__name__, str(error)[:MOST_SAID])
+    path = READING.get()
+    log.info("%s%s not read: %s: %s", f"{path}: " if path else "", what, type(error).__name__,
+             str(error)[:MOST_SAID])
 
 
 def _no_zip(error: BaseException) -> bool:

@@ -5,7 +5,8 @@ Any ValueError's message was shown as the file's reason: a bug's ('not enough va
 ``ingest.unreadable.Unreadable`` (a ValueError), said in its words; any other ValueError is said as Sift's, its
 traceback logged. A .docx whose [Content_Types].xml had no namespace read 'an error Sift did not expect'
 (python-docx's AttributeError): it is said damaged, and to save it again from Word. pypdf's errors without words
-were named by their class ('unreadable PDF: AssertionError'): they are worded, the class logged.
+were named by their class ('unreadable PDF: AssertionError'): they are worded, the class logged. The sift.ingest
+log's 'Word document not read: BadZipFile: …' named no file: the parse task gives it the file's path.
 """
 from __future__ import annotations
 
@@ -58,13 +59,18 @@ def test_a_readers_refusal_is_said_in_its_words_and_a_bugs_value_error_as_sifts(
     assert traced == {"chat.json"}, "a bug's traceback is logged, a refusal's words say all"
 
 
-def test_a_docx_without_its_content_types_namespace_is_said_damaged(immediate, tmp_path, monkeypatch):
+def test_a_docx_without_its_content_types_namespace_is_said_damaged_and_the_log_names_the_file(
+        immediate, tmp_path, monkeypatch, caplog):
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
-    root = tmp_path / "notes"
-    root.mkdir()
+    root = write_tree(tmp_path / "notes", {"minutes.docx": "plain text saved as .docx"})
     (root / "damaged.docx").write_bytes(_no_namespace_docx())
-    failures = ingest(root)["published"]["failures"]
-    assert [(f["path"], f["state"], f["reason"]) for f in failures] == [("damaged.docx", "skipped", DAMAGED_TYPES)]
+    with caplog.at_level(logging.INFO, logger="sift.ingest"):
+        failures = ingest(root)["published"]["failures"]
+    assert {f["path"]: f["reason"] for f in failures}["damaged.docx"] == DAMAGED_TYPES, failures
+    # the class, for a bug report, after the file's path: the log said 'Word document not read: …' of no file
+    logged = [r.getMessage() for r in caplog.records if r.name == "sift.ingest" and " not read: " in r.getMessage()]
+    assert any(line.startswith("damaged.docx: Word document not read: AttributeError: ") for line in logged), logged
+    assert "minutes.docx: Word document not read: BadZipFile: File is not a zip file" in logged, logged
 
 
 def test_an_error_pypdf_gives_without_words_is_worded_and_its_class_logged(caplog):

@@ -751,7 +751,9 @@ def _read(root, path: str) -> tuple[str, object, bool]:
     above it is refused or the machine is out of something: an unchanged file may do better at the next scan."""
     try:
         from ingest.files import read_and_parse
-        return "parsed", read_and_parse(root, path, rules=_rules()), False
+        from ingest.unreadable import reading
+        with reading(path):  # the sift.ingest log's lines about what is not read name the file
+            return "parsed", read_and_parse(root, path, rules=_rules()), False
     except Skip as reason:
         return "skipped", str(reason), reason.lasting and _the_files_doing(reason)
     except FileNotFoundError:
