@@ -55,7 +55,7 @@ from email.utils import format_datetime, getaddresses, parsedate_to_datetime
 from ingest.decode import decode
 from ingest.document import Document, Section, Skip, title_from_name
 from ingest.passage_dates import moment
-from ingest.unreadable import what_is_wrong
+from ingest.unreadable import Unreadable, what_is_wrong
 from search.query.mail_people import SUBJECT_DAYS, own_guess, same_people
 from search.query.mail_quotes import QUOTED_NEXT
 
@@ -674,7 +674,7 @@ def _bounded(data: bytes) -> tuple[Message, str]:
     try:
         return _message(data), ""
     except RecursionError:  # nested some other way (message/rfc822 in message/rfc822 …)
-        raise ValueError(f"mail nested too deep to read (over {MAX_NESTING} parts inside parts)") from None
+        raise Unreadable(f"mail nested too deep to read (over {MAX_NESTING} parts inside parts)") from None
 
 
 def _nesting(data: bytes) -> tuple[int, int | None]:
@@ -705,7 +705,7 @@ def _read(message: Message, depth: int = 0, replying: str = "") -> tuple[Section
     """A message's section (heading: its Subject) and its meta (its date); ``replying``: the message it replies
     to, as ``Threads.replying`` names it ('In reply to: Budget (Anna Keller, line 1)' under its Subject)."""
     if not any(message.keys()):
-        raise ValueError("no header lines (From:, Subject:, Date: …) at its start")
+        raise Unreadable("no header lines (From:, Subject:, Date: …) at its start")
     subject = _header(message, "Subject")
     head = []
     for name in SHOWN_HEADERS:

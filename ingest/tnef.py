@@ -37,8 +37,8 @@ def read_tnef(data: bytes) -> Tnef:
     except ValueError:
         raise
     except Exception as exc:  # noqa: BLE001 - a damaged container is a reason, not a crash of its mailbox
-        from ingest.unreadable import what_is_wrong
-        raise ValueError(f"not readable as TNEF: {what_is_wrong(exc)}") from None
+        from ingest.unreadable import Unreadable, what_is_wrong
+        raise Unreadable(f"not readable as TNEF: {what_is_wrong(exc)}") from None
     text, html = _text(tnef.body), False
     if not text.strip() and tnef.htmlbody:
         text, html = _text(tnef.htmlbody), True

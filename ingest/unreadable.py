@@ -12,6 +12,7 @@ from contextvars import ContextVar
 import zipfile
 import zlib
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 log = logging.getLogger("sift.ingest")
 
@@ -27,6 +28,8 @@ OTHER_KIND = re.compile(r"is not a Word file, content type is '([^']*)'")
 KINDS = (("spreadsheetml", "an Excel workbook", ".xlsx"), ("presentationml", "a PowerPoint deck", ".pptx"))
 ZIP_START = b"PK\x03\x04"  # a zip's first part's header
 MOST_SAID = 200  # of an error's own text, the characters said
+SIFT = Path(__file__).resolve().parents[1]  # Sift's own code: a ValueError raised there, unless Unreadable, is a bug
+LIBRARIES = {"site-packages", "dist-packages"}
 # the file being read, set by whoever reads it (workers.tasks' parse): the log's 'Word document not read: BadZipFile:
 # …' said of which file only by the worker's next line, or not at all for a slide or a message skipped inside one
 READING: ContextVar[str] = ContextVar("reading", default="")
@@ -94,9 +97,9 @@ def what_is_wrong(error: BaseException, logged_already: bool = False) -> str:
         return "it is too big to read in the memory there was"
     if isinstance(error, OSError):
         return f"the system refused: {error.strerror or _text(error)}"
-    if isinstance(error, ValueError) and str(error):  # a reader's own words: 'is not a Word file, content type …'
-        return _text(error)
-    if not logged_already:  # its traceback, for the report
+    if isinstance(error, ValueError) and str(error) and not _sifts_bug(error):  # a reader's words: 'is not a Word
+        return _text(error)  # file, content type …' (python-docx's), 'no header lines (From:, …) at its start'
+    if not logged_already or isinstance(error, ValueError):  # its traceback, for the report
         log.warning("an error Sift did not expect reading a file", exc_info=error)
     return f"an error Sift did not expect ({_text(error)}): a bug in Sift, please report it with the log"
 
@@ -120,6 +123,21 @@ def logged(error: BaseException, what: str) -> None:
     path = READING.get()
     log.info("%s%s not read: %s: %s", f"{path}: " if path else "", what, type(error).__name__,
              str(error)[:MOST_SAID])
+
+
+def _sifts_bug(error: BaseException) -> bool:
+    """Whether a ValueError is a bug's: raised in Sift's own code ('not enough values to unpack'), not a refusal
+    (Unreadable) nor a library's (python-docx's, tnefparse's, raised in its own code), which said it of the file.
+    A bug's read as the file's fault: 'not a readable Word document: not enough values to unpack …'."""
+    if isinstance(error, Unreadable):
+        return False
+    frame = error.__traceback__
+    while frame is not None and frame.tb_next is not None:
+        frame = frame.tb_next
+    if frame is None:
+        return False
+    where = Path(frame.tb_frame.f_code.co_filename)
+    return where.is_relative_to(SIFT) and not LIBRARIES & set(where.parts)
 
 
 def _no_zip(error: BaseException) -> bool:

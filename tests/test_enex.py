@@ -203,6 +203,7 @@ def test_list_files_says_how_many_notes_of_an_export_were_not_readable(immediate
     line = EXPORT.split("\n").index("  <note>", EXPORT.count("\n", 0, EXPORT.index(TAX))) + 1
     assert files["notes/Cooking.enex"]["reason"] == (
         "3 notes (an Evernote export: each a passage group headed by its title); 1 of 3 notes not readable (left out: "
-        f"'Tax appointment' (line {line}): a reader's bug); the others read"), files
+        f"'Tax appointment' (line {line}): an error Sift did not expect (a reader's bug): a bug in Sift, please report "
+        "it with the log); the others read"), files
     assert files["notes/Plain.enex"]["reason"].startswith("1 note (an Evernote export"), files
     assert "not readable" not in files["notes/Plain.enex"]["reason"]

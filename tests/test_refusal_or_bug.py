@@ -6,7 +6,9 @@ Any ValueError's message was shown as the file's reason: a bug's ('not enough va
 traceback logged. A .docx whose [Content_Types].xml had no namespace read 'an error Sift did not expect'
 (python-docx's AttributeError): it is said damaged, and to save it again from Word. pypdf's errors without words
 were named by their class ('unreadable PDF: AssertionError'): they are worded, the class logged. The sift.ingest
-log's 'Word document not read: BadZipFile: …' named no file: the parse task gives it the file's path.
+log's 'Word document not read: BadZipFile: …' named no file: the parse task gives it the file's path. A bug's
+ValueError inside a reader that skips a file whose zip or XML it cannot read read as the file's fault too ('not a
+readable Word document: not enough values to unpack …'): it is said as Sift's (ingest.unreadable.what_is_wrong).
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import io
 import logging
 import zipfile
 
-from ingest import chat, pdf
+from ingest import chat, pdf, word
 from tests.conftest import ingest, write_tree
 from workers import retry
 
@@ -81,3 +83,23 @@ def test_an_error_pypdf_gives_without_words_is_worded_and_its_class_logged(caplo
             said = pdf._message(exc)
     assert said == "reading it stopped with no reason given"
     assert "PDF not read: AssertionError: " in caplog.text
+
+
+def test_a_bugs_value_error_inside_a_reader_that_skips_is_said_as_sifts(immediate, tmp_path, monkeypatch, caplog):
+    import docx
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "notes"
+    root.mkdir()
+    document = docx.Document()
+    document.add_paragraph("the heron waits by the weir")
+    document.save(root / "minutes.docx")
+
+    def with_a_bug(self):
+        name, kind = "minutes.docx".split("/")  # a real bug: the name has no folder
+    monkeypatch.setattr(word._Reader, "read", with_a_bug)
+    with caplog.at_level(logging.WARNING, logger="sift.ingest"):
+        failures = ingest(root)["published"]["failures"]
+    assert [f["reason"] for f in failures] == [
+        "not a readable Word document: an error Sift did not expect (not enough values to unpack (expected 2, got "
+        "1)): a bug in Sift, please report it with the log"], failures
+    assert any(r.exc_info for r in caplog.records if r.name == "sift.ingest"), "its traceback, for the report"
