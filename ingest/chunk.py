@@ -28,6 +28,7 @@ from typing import Callable
 
 from ingest.document import Document, Section
 from search.query.text import CJK_RANGES, FOOTNOTE_REFERENCE
+from search.settings import SettingError
 
 Counter = Callable[[str], int]
 # A token of a keyword-only index: one CJK character, a run of other letters and digits, or one other mark.
@@ -541,7 +542,10 @@ def _section_chunks(section: Section, count: Counter, max_tokens: int, overlap: 
     heads = heads if head_room else []
     budget = max_tokens - room - head_room - special
     if budget <= 0:
-        raise ValueError(f"chunk size {max_tokens} leaves no room beside {special} special tokens")
+        # a setting's, not a bug's: said as SIFT_CHUNK_TOKENS's (workers.retry.describe gives a SettingError its words)
+        raise SettingError(f"SIFT_CHUNK_TOKENS={max_tokens} leaves no room for text beside the model's {special} "
+                           f"special tokens and the passage's headings: give a larger chunk size (the default is 256)",
+                           "SIFT_CHUNK_TOKENS")
     units = _Lazy(_units(text, section.atomic, count, special, budget, min(budget, overlap) or budget))
     seen = [0, 0]
     for start, end, tokens in _windows(text, units, count, max_tokens - room - head_room, overlap, special):

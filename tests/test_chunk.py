@@ -382,3 +382,20 @@ def test_a_passage_is_embedded_with_the_footnotes_it_cites_from_the_end_of_the_c
     others = [c for c in chunks if "[^1]" not in c.text]
     assert others and not any("Beaufort" in c.embedding_text for c in others)
     assert "".join(c.text for c in chunks).count("Beaufort") == 1, "only the definition's own passage shows it"
+
+
+def test_a_chunk_size_leaving_no_room_for_text_is_a_settings_fault_said_as_one():
+    """SIFT_CHUNK_TOKENS=2 beside a model's two special tokens left no room: the chunker raised a bare ValueError,
+    which a file's failure then read as a bug in Sift ('please report it'); it is the setting's, said so."""
+    from search.settings import SettingError
+    from workers.retry import describe
+
+    def with_two_special(text: str) -> int:
+        return len(text.split()) + 2
+
+    text = "\n".join(f"line {i} has five words" for i in range(20))
+    with pytest.raises(SettingError) as raised:
+        chunk_section(Section(text=text, start_line=1), with_two_special, 2, 0)
+    assert raised.value.variables == ("SIFT_CHUNK_TOKENS",)
+    said = describe(raised.value)
+    assert said.startswith("SIFT_CHUNK_TOKENS=2 leaves no room") and "report" not in said
