@@ -1386,3 +1386,17 @@ def test_where_a_held_run_of_small_letters_parts():
     assert split_held("getusername", tokens, documents, {*camel, '"getusername get username"'}.__contains__) is None
     # a word of prose ('some thing' in a row in prose too) is never written as its words after it
     assert split_held("something", tokens, documents, {'"some thing"'}.__contains__) is None
+
+
+def test_what_a_firefox_or_safari_frame_names():
+    """The function before a frame's '@', read as Chrome's 'at fn (…)'; a path with an '@' in it stays a path."""
+    assert frames("handleClick@webpack-internal:///./src/App.js:12:5\n"
+                  "Foo/bar/<@http://localhost:3000/static/js/main.js:123:45\n"
+                  "async*load@https://host/a.js:2:3\n"
+                  "global code@https://host/b.js:1:100\n"
+                  "@https://host/c.js:9:1\n"
+                  "\t/home/me/go/pkg/mod/github.com/lib/pq@v1.10.9/conn.go:12 +0x1d\n"
+                  "    at x (/app/node_modules/@babel/core/lib/index.js:10:5)\n") == [
+        ("./src/App.js", 12, "handleClick"), ("static/js/main.js", 123, "bar"), ("host/a.js", 2, "load"),
+        ("host/b.js", 1, None), ("host/c.js", 9, None), ("/home/me/go/pkg/mod/github.com/lib/pq@v1.10.9/conn.go", 12, None),
+        ("/app/node_modules/@babel/core/lib/index.js", 10, "x")]

@@ -413,3 +413,31 @@ def test_an_inline_map_is_read_long_or_percent_encoded_and_bounded(tmp_path, mon
     (tmp_path / "app.js").write_text(BUNDLE + "//# sourceMappingURL=data:application/json;base64,e!!" + "A" * 5000)
     with pytest.raises(source_maps.Refused, match="the source map inline in app.js could not be read"):
         source_maps.original([("c", str(tmp_path))], "app.js", 1, 48213)
+
+
+FIREFOX = ("e@https://shop.example.com/dist/named.js:1:48213\n"
+           "t@https://shop.example.com/dist/named.js:1:30005\n"
+           "@https://shop.example.com/dist/named.js:1:12\n")
+
+
+@pytest.mark.parametrize("trace", [FIREFOX, FIREFOX.replace("\n@", "\nglobal code@"),  # Firefox's; Safari's
+                                   FIREFOX.replace("shop.example.com", "localhost:8080")])
+def test_a_firefox_or_safari_frame_is_read_as_a_chrome_one(engine_over, trace):
+    """Firefox and Safari write a frame's function before an '@' ('e@https://…/named.js:1:48213'): it was not read,
+    so the map's original name was not looked for (a path beside a port, 'localhost:8080/…', named no place). Read
+    as Chrome's 'at e (…)' is: avatarUrl, as the map names its call."""
+    answer = engine_over(TREE).search(trace, mode="keyword")
+    assert [(hit.path, hit.heading_path.split(" > ")[-1]) for hit in answer.hits[:2]] == [
+        ("src/users/profile.ts", "avatarUrl"), ("src/orders/cart.ts", "cartTotal")], answer.notes
+    assert any("named.js:1:48213 is src/users/profile.ts:4 (avatarUrl) by its source map" in said
+               for said in answer.notes), answer.notes
+
+
+def test_a_dev_servers_firefox_frame_finds_the_function_it_names(engine_over):
+    """A frame of a file the collection holds, served unbundled ('avatarUrl@http://localhost:5173/src/users/
+    profile.ts:4:3', a line now in displayName): its function is looked for, as Chrome's frame's is."""
+    for trace in ("avatarUrl@http://localhost:5173/src/users/profile.ts:4:3",
+                  "promise callback*avatarUrl@http://localhost:5173/src/users/profile.ts:4:3",
+                  "    at avatarUrl (http://localhost:5173/src/users/profile.ts:4:3)"):
+        top = engine_over(TREE).search(trace, mode="keyword").hits[0]
+        assert (top.path, top.heading_path.split(" > ")[-1]) == ("src/users/profile.ts", "avatarUrl"), trace

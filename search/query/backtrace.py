@@ -163,3 +163,18 @@ def library_path(path: str) -> str | None:
     traced = "/" + path.replace("\\", "/").lstrip("/")
     found = LIBRARY.match(traced)
     return _VERSION.sub("", traced[found.end():]).casefold() if found and found.end() < len(traced) else None
+
+
+_JS_NAME = re.compile(r"[^\W\d][\w$]*|\$[\w$]*")
+_BROWSER_PROGRAM = re.compile(r"^(?:global|module|eval) code$|^$")  # Safari's top of a script, Firefox's '@'
+
+
+def browser_function(named: str | None) -> str | None:
+    """The function a Firefox or Safari frame names before its '@' (``symbols.FRAME``'s ``named``): 'e' → 'e';
+    Firefox's 'Foo/bar/<' (a function in bar) → 'bar', 'async*load' and 'promise callback*load' → 'load',
+    'Object.render' → 'render'; None for the script itself (Safari's 'global code', 'module code', 'eval code')
+    or none."""
+    if named is None or _BROWSER_PROGRAM.match(named):
+        return None
+    names = _JS_NAME.findall(named.rsplit("*", 1)[-1])
+    return names[-1] if names else None

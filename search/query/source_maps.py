@@ -29,6 +29,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from search.query.backtrace import browser_function
 from search.query.symbols import FRAME
 
 MAX_MAP_BYTES = 64 * 2**20
@@ -89,13 +90,15 @@ def columns(query: str) -> dict[tuple[str, int], list[int]]:
 
 
 def callers(query: str) -> dict[tuple[str, int, int], tuple[str, int, int]]:
-    """{(path, line, column) of a frame naming its function ('at e (dist/main.js:1:48213)'): the frame on the next
-    line's} of a V8 trace, the most recent call first: the next frame is the call of the function, and the name a
-    map gives its place (the ``names`` of its fifth number) is the called function's original name, where the
-    name the map gives a frame's own place is of what it calls (the callee, or a property read) there."""
+    """{(path, line, column) of a frame naming its function ('at e (dist/main.js:1:48213)', Firefox's and Safari's
+    'e@https://…/main.js:1:48213'): the frame on the next line's} of a browser's or Node's trace, the most recent
+    call first: the next frame is the call of the function, and the name a map gives its place (the ``names`` of
+    its fifth number) is the called function's original name, where the name the map gives a frame's own place is
+    of what it calls (the callee, or a property read) there."""
     found: list = list(FRAME.finditer(query))
     return {_place_of(m): _place_of(after) for m, after in zip(found, found[1:])
-            if m.group("caller") and m.group("column") and after.group("path") and after.group("column")
+            if (m.group("caller") or browser_function(m.group("named"))) and m.group("column")
+            and after.group("path") and after.group("column")
             and query.count("\n", m.end(), after.start()) == 1}
 
 

@@ -36,14 +36,24 @@ KEYWORDS = (r"(?:def|class|function\*?|func(?:\s*\([^)\n]*\))?|fn|struct|enum|tr
 # run_until_complete', or a path with its line as Node, Java, Go, Rust, pytest and compilers write it ('at use
 # (/app/node_modules/router/index.js:376:9)', 'at com.shop.Orders.place(Orders.java:42)', 'app/orders.py:14: in
 # place_order'); the function it names, where it names one ('<module>', 'Object.<anonymous>': none; Go's and
-# Rust's, on the line before: ``backtrace``).
+# Rust's, on the line before: ``backtrace``). Firefox and Safari write the function before an '@' at the line's
+# start ('e@https://host/dist/app.js:1:2345', 'Foo/bar/<@…', 'async*load@…', Safari's 'global code@…': ``named``,
+# read by ``backtrace.browser_function``): the name was read as the path's start ('handleClick@/app/src/App.js')
+# and none was given. A name is no path: it starts with no '/', '.' or '~' and ends with no '/' (a Go module's
+# '/go/pkg/mod/github.com/lib/pq@v1.10.9/conn.go', npm's 'node_modules/@babel/core/…' stay paths); an anonymous
+# function's '@' (none before it) is followed by a URL's scheme.
 FRAME = re.compile(r'File "(?P<file>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<function>\w+)\b(?!>))?'
-                   r'|(?:\bat\s+(?:async\s+)?(?:new\s+)?(?P<caller>[\w$.]+)(?:\s+\[as\s+[\w$]+\])?\s*\('
-                   r'(?:[\w-]+:/+)?)?'  # a scheme before the path: 'file:///app/x.js', 'webpack-internal:///./src/x.ts'
+                   r'|(?:(?:\bat\s+(?:async\s+)?(?:new\s+)?(?P<caller>[\w$.]+)(?:\s+\[as\s+[\w$]+\])?\s*\('
+                   r'|(?<!\S)(?P<named>(?![/.~])(?=[^\s@]|@[\w-]+:/)(?:promise callback\*|\w+ code\b)?[^\s@()"\'/]*(?:/+[^\s@()"\'/]+)*)@)'
+                   # a scheme before the path: 'file:///app/x.js', 'webpack-internal:///./src/x.ts', and a host's
+                   # port ('http://localhost:3000/static/js/main.js': the path was read from '3000')
+                   r'(?:[\w-]+:/+(?:[\w.-]+:\d+/)?)?)?'
                    # a path begins where a run of a path's characters does, or after a '/' no such character is before
                    # ('file:///app'): tried at each letter of a pasted 10,000-letter word, each start read the word to
                    # its end, 3 s a pass, and a search makes four
-                   r'(?<![\w.~@\\-])(?<![\w.~@\\-]/)(?P<path>[\w.~@/\\-]*\w\.[A-Za-z]\w*):(?P<at>\d+)(?::(?P<column>\d+))?(?::\s+in\s+(?P<tested>\w+)\b(?!>))?')
+                   # (after a frame's '(' or '@' and its scheme, a path begins there)
+                   r'(?(named)|(?(caller)|(?<![\w.~@\\-])(?<![\w.~@\\-]/)))'
+                   r'(?P<path>[\w.~@/\\-]*\w\.[A-Za-z]\w*):(?P<at>\d+)(?::(?P<column>\d+))?(?::\s+in\s+(?P<tested>\w+)\b(?!>))?')
 
 
 def frames(query: str, held=None) -> list[tuple[str, int, str | None]]:
@@ -60,6 +70,7 @@ def frames(query: str, held=None) -> list[tuple[str, int, str | None]]:
         if backtrace.node_bare(query, m) and not (held and held(m.group("path").replace("\\", "/"))):
             continue
         function = (m.group("function") or m.group("tested") or (m.group("caller") or "").rsplit(".", 1)[-1]
+                    or backtrace.browser_function(m.group("named"))
                     or (above.get(m.end("path")) if m.group("path") else None) or None)
         found.append(((m.group("file") or m.group("path")).replace("\\", "/"), int(m.group("line") or m.group("at")),
                       function))
