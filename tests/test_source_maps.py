@@ -441,3 +441,24 @@ def test_a_dev_servers_firefox_frame_finds_the_function_it_names(engine_over):
                   "    at avatarUrl (http://localhost:5173/src/users/profile.ts:4:3)"):
         top = engine_over(TREE).search(trace, mode="keyword").hits[0]
         assert (top.path, top.heading_path.split(" > ")[-1]) == ("src/users/profile.ts", "avatarUrl"), trace
+
+
+@pytest.mark.parametrize("between, paired", [
+    ("\n    at t (", True),  # one trace
+    ("\nTypeError: boom\n    at t (", False),  # two pasted back to back
+    ("\nCaused by: Error: boom\n    at t (", False),
+    ("\n\nDuring handling of the above exception, another exception occurred:\n\n    at t (", False),
+    (" Error: boom\n    at t (", False),  # another trace's header glued to the frame's line (stack + cause.stack)
+    ("\nt@", False),  # a Firefox trace after a Chrome one, no line between
+    ("\n    at ", True),  # an anonymous caller
+])
+def test_a_frames_caller_is_not_another_traces_frame(between, paired):
+    """A frame's original name is the one the map gives its caller's place, the frame on the next line: a frame of
+    the next trace was read as its caller where only its header stood between them on the same line, or where
+    the traces are two browsers' ('at …', '…@'). It is the very next line's, of the same engine, or none."""
+    trace = ("    at e (https://shop.example.com/dist/named.js:1:48213)" + between
+             + "https://shop.example.com/dist/named.js:1:30005" + (")" if between.endswith("(") else ""))
+    found = {callee: (path.lstrip("/"), line, column)  # an anonymous frame's URL is read from its '//'
+             for callee, (path, line, column) in source_maps.callers(trace).items()}
+    assert found == ({("shop.example.com/dist/named.js", 1, 48213):
+                                          ("shop.example.com/dist/named.js", 1, 30005)} if paired else {})

@@ -57,6 +57,8 @@ MAX_DEPTH = 3  # index maps in index maps, and maps named by a section's url, a 
 BUILD_FOLDERS = ("", "build/", "dist/", "out/", "public/")
 _COLON = re.compile(rb'\s*:\s*')
 _DIGITS = {c: i for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
+# between a frame and its caller's: the line break, and an anonymous caller's 'at' and scheme ('at https://…')
+NEXT_LINE = re.compile(r"\)?[ \t]*\r?\n[ \t]*(?:at[ \t]+(?:[\w-]+:/*)?)?")
 _SCHEME = re.compile(r"^[a-z][\w+.-]*://[^/]*", re.IGNORECASE)  # 'webpack://shop', 'file://'
 
 
@@ -94,12 +96,16 @@ def callers(query: str) -> dict[tuple[str, int, int], tuple[str, int, int]]:
     'e@https://…/main.js:1:48213'): the frame on the next line's} of a browser's or Node's trace, the most recent
     call first: the next frame is the call of the function, and the name a map gives its place (the ``names`` of
     its fifth number) is the called function's original name, where the name the map gives a frame's own place is
-    of what it calls (the callee, or a property read) there."""
+    of what it calls (the callee, or a property read) there. Frames of two traces are not paired: the next frame
+    is on the very next line, with nothing but its indent before it and the frame's ')' after it (not another
+    trace's header: 'Caused by: …', 'During handling of the above exception…', an 'Error: …' glued to the line),
+    and written by the same engine (V8's 'at …', or Firefox's and Safari's '…@')."""
     found: list = list(FRAME.finditer(query))
     return {_place_of(m): _place_of(after) for m, after in zip(found, found[1:])
             if (m.group("caller") or browser_function(m.group("named"))) and m.group("column")
             and after.group("path") and after.group("column")
-            and query.count("\n", m.end(), after.start()) == 1}
+            and NEXT_LINE.fullmatch(query, m.end(), after.start())
+            and (m.group("named") is None) == (after.group("named") is None)}
 
 
 def _place_of(m) -> tuple[str, int, int]:
