@@ -1400,3 +1400,25 @@ def test_what_a_firefox_or_safari_frame_names():
         ("./src/App.js", 12, "handleClick"), ("static/js/main.js", 123, "bar"), ("host/a.js", 2, "load"),
         ("host/b.js", 1, None), ("host/c.js", 9, None), ("/home/me/go/pkg/mod/github.com/lib/pq@v1.10.9/conn.go", 12, None),
         ("/app/node_modules/@babel/core/lib/index.js", 10, "x")]
+
+
+# A function long enough to be cut into passages, its last one two short lines: a short passage headed by the name
+# ranked above the function's opening.
+CUT_FUNCTION = {
+    "app/frames.py": "import re\n\n\ndef callers(query):\n"
+                     + '    """The frame on the next line of each frame: what called it."""\n'
+                     + "".join(f"    step_{i} = [frame for frame in query.splitlines() if 'at' in frame and {i} > 0]"
+                               f"  # read the frames, pass {i} of the trace's lines\n" for i in range(40))
+                     + "    return {one: other\n            for one, other in zip(step_0, step_1)}\n",
+    "app/other.py": "def render(frames):\n    return '\\n'.join(frames)\n",
+}
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_a_cut_definition_is_shown_from_its_opening(engine_over, mode):
+    """'callers' is a plain word that names a function cut into passages: its last two lines ranked above its other
+    passages (over Sift's own source, above its ``def``: an assistant shown the first hit saw no signature). The
+    passages of one definition come in its order, from its opening."""
+    hits = [hit for hit in engine_over(CUT_FUNCTION).search("callers", mode=mode).hits if hit.path == "app/frames.py"]
+    assert len(hits) > 1 and hits[0].start_line <= 4, [(hit.start_line, hit.snippet[:40]) for hit in hits]
+    assert [hit.start_line for hit in hits] == sorted(hit.start_line for hit in hits)

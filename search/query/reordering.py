@@ -281,8 +281,8 @@ def worded_definitions_first(read: Passages, query: str, ranked: list, mode: str
         return ranked
     slots = [i for i, kind in enumerate(catalog.kinds_of([hit[0] for hit in ranked])) if kind == "code"]
     code = [ranked[i] for i in slots]
-    first = sorted((hit for hit in code if hit[0] in defining),
-                   key=lambda hit: (symbols.restates(paths[hit[0]]), defining[hit[0]]))
+    first = _opening_first(read, sorted((hit for hit in code if hit[0] in defining),
+                                        key=lambda hit: (symbols.restates(paths[hit[0]]), defining[hit[0]])), heads)
     moved = list(ranked)
     for i, hit in zip(slots, first + [hit for hit in code if hit[0] not in defining]):
         moved[i] = hit
@@ -290,6 +290,17 @@ def worded_definitions_first(read: Passages, query: str, ranked: list, mode: str
         note(notes, f"the code defining {name!r} comes before the other code, each passage keeping the score it "
                     "ranked with")
     return moved
+
+
+def _opening_first(read: Passages, hits: list, heads: dict[int, str]) -> list:
+    """``hits`` with the passages of one definition (a file's, under one heading: a long function cut in pieces)
+    together, from its first line on, where the first of them ranked: its last two lines ranked above its
+    opening ('callers' showed the end of ``callers``, its ``def`` line folded away under it)."""
+    starts = {cid: start or 0 for cid, start, _ in chunk_reads.chunk_lines(read.conn, [hit[0] for hit in hits])}
+    pieces: dict[tuple[int, str], list] = {}
+    for hit, row in zip(hits, read.catalog.files([hit[0] for hit in hits])):
+        pieces.setdefault((row, heads.get(hit[0]) or ""), []).append(hit)
+    return [hit for one in pieces.values() for hit in sorted(one, key=lambda hit: starts.get(hit[0], 0))]
 
 
 def _named_files(query: str, ranked: list, catalog: Catalog, filters: Filters) -> list:
