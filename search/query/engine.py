@@ -550,10 +550,13 @@ class Engine:
             asked = symbols.used_name(query)
             if asked == "":
                 return []
-            text = asked or authors.names_read_out(symbols.FRAME.sub(" ", question.content(query)))
-            held = self._asked.held[1] if self._asked.held[0] == text else None  # the keyword step's, not asked again
-            searched = self._asked.swapped[1] if self._asked.swapped[0] == text else {}  # 'default' for 'defualt'
-            read_as = self._asked.pinyin[1] if self._asked.pinyin[0] == text else {}  # 'huancun' as 缓存: told so
+            framed = asked or symbols.FRAME.sub(" ", question.content(query))
+            text = asked or authors.names_read_out(framed)
+            # the keyword step's forms are found by the text it searched, the writer's name ('Robert' for Bob Smith)
+            # in it: by ``text`` they were lost, and 'huancun' was named as held nowhere, its reading as 缓存 unsaid
+            held = self._asked.held[1] if self._asked.held[0] == framed else None  # the keyword step's, not asked again
+            searched = self._asked.swapped[1] if self._asked.swapped[0] == framed else {}  # 'default' for 'defualt'
+            read_as = self._asked.pinyin[1] if self._asked.pinyin[0] == framed else {}  # 'huancun' as 缓存: told so
             if read_as:
                 note(notes, pinyin.said(read_as))
                 # a word read as pinyin is not missing, unless it is a slip of a held word too: that reading is said
