@@ -565,8 +565,7 @@ def theirs_first(read, query: str, ranked: list, mode: str, filters, notes: list
     score; as ranked when no author is named, the filter already asks for one, or none of theirs was found. An
     author filter or a writer given as a Chinese surname and title (王医生) is said as who it was read as
     (``surname_read``)."""
-    if filters.author and chinese_names.surname(filters.author):
-        _noted(notes, surname_read(read.catalog.load_authors(read.conn).known_authors(), filters.author))
+    filter_read(read, filters, notes)
     if mode == "semantic" or not ranked or filters.author or not question.writers(query):
         return ranked  # the authors are read only for a question naming a writer: a mail archive's heads are many
     catalog = read.catalog.load_authors(read.conn)
@@ -610,6 +609,22 @@ def surname_read(known: list[str], name: str) -> str | None:
         return f"{name} is read as a person surnamed {family} (a surname and a title): {named}"
     return (f"{name} is read as anyone surnamed {family} (a surname and a title): {len(found)} persons, {named}; "
             f"give a full name for one")
+
+
+def filter_read(read, filters, notes: list[str]) -> None:
+    """Note who an author filter given as a Chinese surname and a title (王医生) was read as (``surname_read``), of the
+    authors of the catalog ``read`` reads (search's, similar's)."""
+    if filters is not None and filters.author and chinese_names.surname(filters.author):
+        _noted(notes, surname_read(read.catalog.load_authors(read.conn).known_authors(), filters.author))
+
+
+def files_by_read(conn, name: str) -> str | None:
+    """``surname_read`` for list_files' ``author``, of the persons ``files_by`` reads: list_files(author='王医生')
+    listed everyone surnamed 王 and did not say so, as search does."""
+    if not chinese_names.surname(name):
+        return None
+    return surname_read(list(dict.fromkeys([*(a for _, a in file_authors(conn)), *(s for _, s in mail_senders(conn))])),
+                        name)
 
 
 def _noted(notes: list[str], said: str | None) -> None:

@@ -725,6 +725,7 @@ class Engine:
                 hits = copies_named(hits, read, [cid for cid, _, _ in ranked])[:limit]
                 # 'no other passages found' where date_after left no passage to compare: say which filter did
                 filtered = [] if filters is None else filter_notes(read.catalog, filters, bool(hits))
+                authors.filter_read(read, filters, filtered)  # 王医生: who that was read as, as search says
         # a file shown is named as a copy only where a sync tool's name says it is: 'chapter 2.md' beside
         # 'chapter.md', of other text, is a note of its own as likely as iCloud's copy, and got a note each time
         shown = {(hit.collection, hit.path) for hit in hits}

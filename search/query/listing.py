@@ -131,10 +131,10 @@ def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, ro
         raise ValueError(f"offset must be 0 or more (got {offset})")
     match, params = path_match(conn, where.folder, glob, "sift_glob")
     with snapshot(conn):
-        authored = None
+        authored, read_as = None, None
         if author:
-            from search.query.authors import files_by
-            authored = files_by(conn, author)
+            from search.query.authors import files_by, files_by_read
+            authored, read_as = files_by(conn, author), files_by_read(conn, author)  # 王医生: who that is
         rows = listing_reads.listing(conn, where.collection, match, params, sort, limit, offset, dated, tags, authored)
         counted = rows or (listing_reads.listing(conn, where.collection, match, params, False, 1, 0, dated, tags,
                                                  authored) if offset else [])
@@ -166,7 +166,7 @@ def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, ro
     return {"total": total, "shown": len(shown), "files": [_public(e) for e in shown],
             "notes": where.notes(found=bool(total)) + ([DATED_NOTE.format(after=say.date_after, before=say.date_before)]
                                                        if dated else []) + ([UNDATED_NOTE] if undated else [])
-            + missing_roots(where.collection, roots) + hints}
+            + ([read_as] if read_as and total else []) + missing_roots(where.collection, roots) + hints}
 
 
 def folder_left_out(roots: dict[str, str], where: Scope, left_out) -> list[str]:
