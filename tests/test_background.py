@@ -274,38 +274,46 @@ def test_a_starting_consumer_tells_a_queued_older_job_from_the_rows_own(immediat
         f"the row's own job is lost, though an older job of the file is queued: {dict(row)}"
 
 
-def big_note_queued(sift_env, tmp_path, files: dict[str, str]):
+def big_note_queued(sift_env, tmp_path, files: dict[str, str], capsys):
     """A real consumer (two workers, SIFT_BACKGROUND_CHUNKS=50) that has published ``files``, then big.md written
-    as a note of 3,000 chunks and a scan of it queued. Returns (env, root, index, consumer, connection).
-    3,000: still half a minute of embedding under which an edit publishes (a few seconds)
-    and a kill lands after 500; the 8,000 it was took 100 s of a CI run for each of the two tests."""
+    as a note of 100 chunks and a scan of it queued; its background job, a slice of 32 embedded, holds at its
+    next slice until the test removes the file ``held`` (SIFT_FAULT_HOLD_FOR_STOP, workers.halt), so the edit
+    publishes, or the kill lands, while it is surely at work on a machine of any speed. Before the hold, 3,000
+    chunks raced against the edit or the kill: 207 and 176 s at load 9. Returns (env, root, index, consumer,
+    connection, held)."""
+    held = tmp_path / "held"
     env = {**sift_env, "SIFT_BACKGROUND_CHUNKS": "50"}
     root = write_tree(tmp_path / "notes", files)
     index = Path(sift_env["SIFT_HOME"]) / "index.db"
-    worker = Consumer(env, 2, tmp_path / "consumer.log")
-    assert run_ingest(env, "enqueue", str(root), "--name", "notes", "--wait").returncode == 0
-    (root / "big.md").write_text(big_note(3000, "narwhal"))
-    assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
-    return env, root, index, worker, db.connect(index)
+    worker = Consumer({**env, "SIFT_FAULT_HOLD_FOR_STOP": str(held)}, 2, tmp_path / "consumer.log")
+    assert run_ingest_here(capsys, "enqueue", str(root), "--name", "notes", "--wait", env=env).returncode == 0
+    (root / "big.md").write_text(big_note(100, "narwhal"))
+    assert run_ingest_here(capsys, "enqueue", str(root), "--name", "notes", env=env).returncode == 0
+    conn = db.connect(index)
+    poll(lambda: held.exists() or (paths(index, "narwhal") and by_meaning(conn, "big.md")), worker,
+         "the big file being embedded")
+    assert held.exists(), "the big file was embedded without a slice to hold at"
+    return env, root, index, worker, conn, held
 
 
 @pytest.mark.slow
-def test_an_edit_is_published_while_a_big_file_of_its_collection_is_embedded(sift_env, tmp_path):
+def test_an_edit_is_published_while_a_big_file_of_its_collection_is_embedded(sift_env, tmp_path, capsys):
     """The measure of the change: with a real consumer, an edit made while a big file of the same collection is
     being embedded is searchable before that file is, and stays at its newest version once the file is."""
     small = {"small.md": "# Small\n\nThe pelican sings.\n"}
-    env, root, index, worker, conn = big_note_queued(sift_env, tmp_path, small)
+    env, root, index, worker, conn, held = big_note_queued(sift_env, tmp_path, small, capsys)
     try:
-        poll(lambda: embedding_big(conn), worker, "the big file being embedded")
+        assert embedding_big(conn)
         (root / "small.md").write_text("# Small\n\nThe heron sings.\n")
-        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        assert run_ingest_here(capsys, "enqueue", str(root), "--name", "notes", env=env).returncode == 0
         poll(lambda: paths(index, "heron") == {"small.md"}, worker, "the edit searchable")
         assert paths(index, "narwhal") == {"big.md"}, "the big file is searchable by its words already"
         assert paths(index, "pelican") == set()
         [row] = work_reads.background(conn)
         assert row["done"] < row["total"], "the edit was published while the big file was still being embedded"
-        said = run_ingest(env, "stats").stdout
+        said = run_ingest_here(capsys, "stats", env=env).stdout
         assert "in the background: embedding big.md" in said and "searchable by keyword; by meaning when" in said, said
+        held.unlink()  # the big file's job goes on to its end
         poll(lambda: by_meaning(conn, "big.md"), worker, "the big file searchable by meaning")
         assert paths(index, "heron") == {"small.md"} and paths(index, "pelican") == set(), \
             "the edit is still the newest version"
@@ -314,28 +322,32 @@ def test_an_edit_is_published_while_a_big_file_of_its_collection_is_embedded(sif
 
 
 @pytest.mark.slow
-def test_a_consumer_killed_during_the_background_embedding_leaves_the_index_whole(sift_env, tmp_path):
+def test_a_consumer_killed_during_the_background_embedding_leaves_the_index_whole(sift_env, tmp_path, capsys):
     """SIGKILL of the whole consumer while the big file is embedded in the background: searches answer from the
     published generation as before (the big file's earlier version, the other files); the consumer started again
     hands the file on again, with only the chunks the killed job had not kept, and publishes it."""
     import signal
-    env, _, index, worker, conn = big_note_queued(sift_env, tmp_path, {
-        "small.md": "# Small\n\nThe pelican sings at dawn.\n", "big.md": "# Big\n\nThe walrus was here first.\n"})
+    env, _, index, worker, conn, held = big_note_queued(sift_env, tmp_path, {
+        "small.md": "# Small\n\nThe pelican sings at dawn.\n", "big.md": "# Big\n\nThe walrus was here first.\n"},
+        capsys)
     try:
-        poll(lambda: any(r["done"] >= 500 for r in work_reads.background(conn)) and paths(index, "narwhal"), worker,
-             "500 chunks embedded, its words published")
+        poll(lambda: paths(index, "narwhal"), worker, "its words published")
         [first] = work_reads.background(conn)
+        assert first["done"] > 0, "a slice embedded and kept before the kill"
         os.killpg(worker.proc.pid, signal.SIGKILL)
         worker.proc.wait()
         assert paths(index, "walrus") == set() and paths(index, "pelican") == {"small.md"}
         assert paths(index, "narwhal") == {"big.md"}, "its new version's words, published before the kill, stay"
         worker.stop()
-        worker = Consumer(env, 2, tmp_path / "consumer-2.log")
-        poll(lambda: any(r["since"] != first["since"] for r in work_reads.background(conn))
-             or by_meaning(conn, "big.md"), worker, "the big file handed on again")
-        again = [r for r in work_reads.background(conn) if r["since"] != first["since"]]
-        assert not again or again[0]["total"] <= first["total"] - first["done"], \
-            "the chunks the killed job kept are not embedded again"
+        held.unlink()
+        # held again once handed on, a slice embedded: the test sees the new job's row before it ends
+        worker = Consumer({**env, "SIFT_FAULT_HOLD_FOR_STOP": str(held)}, 2, tmp_path / "consumer-2.log")
+        poll(lambda: held.exists() or by_meaning(conn, "big.md"), worker, "the big file handed on again")
+        assert held.exists(), "the big file was embedded again without a slice to hold at"
+        [again] = work_reads.background(conn)
+        assert again["since"] != first["since"], "the big file handed on again"
+        assert again["total"] <= first["total"] - first["done"], "the chunks the killed job kept are not embedded again"
+        held.unlink()
         poll(lambda: by_meaning(conn, "big.md"), worker, "the big file searchable by meaning")
         assert paths(index, "walrus") == set() and paths(index, "pelican") == {"small.md"}
     finally:
