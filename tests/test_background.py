@@ -17,7 +17,7 @@ import pytest
 
 from search.index import collection_reads, db, file_reads, generation_reads, progress_reads, work_reads, working
 from search.query.engine import Engine
-from tests.conftest import Consumer, ingest, run_ingest, run_ingest_here, write_tree
+from tests.conftest import REPO, VENV_BIN, Consumer, ingest, run_ingest, run_ingest_here, write_tree
 
 DEADLINE = 900.0  # seconds: a safety net against a hung test, not a speed assertion
 
@@ -495,16 +495,31 @@ def test_wait_with_a_real_consumer_returns_with_the_big_file_searchable(sift_env
     """``ingest enqueue --wait`` on a folder with a big file, a real consumer at work: it returns once the file is
     searchable (it returned once the build that handed the file on was published, the file shown skipped), and
     says how far the file's embedding got meanwhile."""
+    import subprocess
+    held = tmp_path / "held"  # the big file's job, a slice embedded, holds until --wait has said so (workers.halt)
     env = {**sift_env, "SIFT_BACKGROUND_CHUNKS": "50"}
-    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings.\n", "big.md": big_note(600, "narwhal")})
+    # 100 chunks, its job held after a slice of 32: before the hold, 600 raced against --wait's polls (48 s)
+    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings.\n", "big.md": big_note(100, "narwhal")})
     index = Path(sift_env["SIFT_HOME"]) / "index.db"
-    worker = Consumer(env, 2, tmp_path / "consumer.log")
+    worker = Consumer({**env, "SIFT_FAULT_HOLD_FOR_STOP": str(held)}, 2, tmp_path / "consumer.log")
+    told = tmp_path / "wait.err"
     try:
-        waited = run_ingest(env, "enqueue", str(root), "--name", "notes", "--wait")
-        assert waited.returncode == 0, waited.stderr
-        assert paths(index, "narwhal") == {"big.md"} and paths(index, "pelican") == {"small.md"}, waited.stderr
-        assert "in the background: " in waited.stderr and " of 600 chunks" in waited.stderr, waited.stderr
-        assert "skipped" not in waited.stderr.split("published generation")[-1], waited.stderr
+        with open(told, "w") as err:
+            waiting = subprocess.Popen([str(VENV_BIN / "ingest"), "enqueue", str(root), "--name", "notes", "--wait"],
+                                       cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            poll(lambda: (held.exists() and " of 100 chunks" in told.read_text()) or waiting.poll() is not None,
+                 worker, "--wait saying how far the big file's embedding got")
+            assert waiting.poll() is None, f"--wait returned while the big file was being embedded: {told.read_text()}"
+            held.unlink()  # the job goes on to its end
+            assert waiting.wait(DEADLINE) == 0, told.read_text()
+        finally:
+            if waiting.poll() is None:
+                waiting.kill()
+        said = told.read_text()
+        assert paths(index, "narwhal") == {"big.md"} and paths(index, "pelican") == {"small.md"}, said
+        assert "in the background: " in said and " of 100 chunks" in said, said
+        assert "skipped" not in said.split("published generation")[-1], said
     finally:
         worker.stop()
 
