@@ -24,7 +24,7 @@ from search.settings import load
 from workers import halt, parent_death, queue_reader, queue_state, refusal
 from workers.pickles import JobSerializer
 from workers.queues import (QueueDamaged, QueueUnavailable, busy, consumer_settings, immediate, log_like_huey,
-                            lower_priority, queue_busy, queue_damaged, queue_read_only, redis_huey,
+                            lower_priority, queue_busy, queue_damaged, queue_read_only, queue_wait, redis_huey,
                             refuse_unusable_redis, SaysRedisBack, unwritable)
 # the queue's name and its keys live in workers.queue_state, which ingest stats reads them with, without huey
 from workers.queue_state import MODEL_AT_WORK, QUEUE_NAME, WORKER_MODELS, WORKER_SEEN, model_records
@@ -274,7 +274,7 @@ def make_huey(settings=None):
     except OSError:
         pass  # a home that cannot be made: the index says so, in one line, when it is opened
     writable = os.access(settings.home, os.W_OK)  # a read-only home can still be read (ingest stats)
-    return SiftHuey(QUEUE_NAME, filename=str(settings.queue_path), results=False, timeout=30,
+    return SiftHuey(QUEUE_NAME, filename=str(settings.queue_path), results=False, timeout=queue_wait(),
                     immediate=immediate(), create_tables=writable, serializer=JobSerializer())
 
 

@@ -44,9 +44,17 @@ def busy(exc: BaseException) -> bool:
     return db._code(exc) in (db.SQLITE_BUSY, db.SQLITE_LOCKED) or "locked" in str(exc)
 
 
+def queue_wait() -> float:
+    """Seconds a use of the SQLite queue waits for another process's write (SQLite's busy timeout): 30.
+    Test hook (tests/test_queue_busy.py): SIFT_FAULT_QUEUE_WAIT=seconds waits that long instead, so a test of a
+    queue held past the wait does not wait out 30 s for each refusal it looks at."""
+    return float(os.environ.get("SIFT_FAULT_QUEUE_WAIT") or 30)
+
+
 def queue_busy(path, why: str) -> str:
     return (f"the queue at {path} is busy ({why}): another process has held a write on it for longer than the "
-            "queue waits (30 s). Let it finish (an `sqlite3` shell or a backup left open on it?), then try again")
+            f"queue waits ({queue_wait():g} s). Let it finish (an `sqlite3` shell or a backup left open on it?), "
+            "then try again")
 
 
 def unwritable(path) -> str | None:
