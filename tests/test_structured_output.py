@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import shutil
 
-from tests.conftest import ingest, need_data, write_tree
+import pytest
+
+from tests.conftest import built_once, ingest, need_data, write_tree
 from tests.test_mcp_server import call, run, text
 
 NOTES = {
@@ -18,19 +20,47 @@ NOTES = {
 }
 
 
-def corpus(root, sift_env) -> dict:
-    """NOTES, a code file and a PDF indexed (immediate mode) as collection 'notes'."""
+PLAIN = {"plain.md": "Spaghetti without a heading, boiled in salted water.\n"}
+
+
+def write_corpus(root):
+    """NOTES, a code file and a PDF in ``root``."""
     write_tree(root, NOTES)
     shutil.copy(need_data("pdf/en/google-doc-document.pdf"), root / "paper.pdf")
-    report = ingest(root, "notes")
+    return root
+
+
+def corpus(root, sift_env) -> dict:
+    """NOTES, a code file and a PDF indexed (immediate mode) as collection 'notes'."""
+    report = ingest(write_corpus(root), "notes")
     return {"env": {**sift_env, "SIFT_QUEUE_IMMEDIATE": "0"}, "generation": report["published"]["id"]}
 
 
-def test_hits_leave_out_what_their_path_and_the_answers_generations_say(immediate, tmp_path, sift_env, servers):
+@pytest.fixture(scope="module")
+def read_only_home(tmp_path_factory, model_path):
+    """The corpus and PLAIN indexed once for the tests that only read it (each built its own: 5-8 s each)."""
+    return built_once(tmp_path_factory, model_path, lambda folder: ingest(write_tree(write_corpus(folder / "notes"),
+                                                                                     PLAIN), "notes"))
+
+
+@pytest.fixture
+def shared_corpus(read_only_home, sift_env) -> dict:
+    """``corpus``'s answer for ``read_only_home``."""
+    from search.index import collection_reads, db
+    conn = db.connect(read_only_home / "index.db")
+    try:
+        [notes] = collection_reads.collections(conn, "notes")
+    finally:
+        conn.close()
+    return {"env": {**sift_env, "SIFT_QUEUE_IMMEDIATE": "0", "SIFT_HOME": str(read_only_home)},
+            "generation": notes["published"]}
+
+
+def test_hits_leave_out_what_their_path_and_the_answers_generations_say(shared_corpus, servers):
     """A hit's data repeated its collection and relative path (both in ``path``), the generation (the answer's
     ``generations`` says it once) and a heading path equal to its title: a search's data was about twice its
     text. They are left out; a heading path that says more than the title stays."""
-    made = corpus(tmp_path / "notes", sift_env)
+    made = shared_corpus
 
     async def scenario():
         async with servers.session(made["env"], "--no-worker") as s:
@@ -219,13 +249,11 @@ def test_a_pdf_read_says_in_its_data_where_to_go_on_as_a_text_read_does(immediat
     assert note.structured_content["next_start_line"] is None
 
 
-def test_the_same_thing_has_the_same_key_in_every_answer(immediate, tmp_path, sift_env, servers):
+def test_the_same_thing_has_the_same_key_in_every_answer(shared_corpus, servers):
     """A PDF hit before its first heading (and a note without one) carried ``heading_path: ""`` where other hits
     leave out what says nothing; a PDF read named its last page ``last_page_shown`` where hits and read_file's own
     arguments say ``end_page``; stats named a collection ``name`` where search's freshness says ``collection``."""
-    made = corpus(tmp_path / "notes", sift_env)
-    write_tree(tmp_path / "notes", {"plain.md": "Spaghetti without a heading, boiled in salted water.\n"})
-    made["generation"] = ingest(tmp_path / "notes", "notes")["published"]["id"]
+    made = shared_corpus
 
     async def scenario():
         async with servers.session(made["env"], "--no-worker") as s:
