@@ -120,11 +120,15 @@ def test_a_killed_consumer_is_restarted_without_orphans_and_keeps_indexing(sift_
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
 def test_closing_stdin_stops_the_consumer_gracefully_and_leaves_no_job_behind(sift_env, tmp_path):
-    root = write_tree(tmp_path / "notes", {f"topic{i % 10}/note{i}.md": _note(i) * 4 for i in range(160)})
-    first = Raw(sift_env, tmp_path / "first.log", "--root", str(root), "--name", "notes")
+    root = write_tree(tmp_path / "notes", {f"topic{i % 10}/note{i}.md": _note(i) * 4 for i in range(NOTES_HELD)})
+    # the worker's embed jobs, a batch embedded, hold until the stop (workers.halt): the stdin is closed while
+    # the build is surely under way (160 notes raced it: 75 s at load 17)
+    held = tmp_path / "held"
+    first = Raw({**sift_env, "SIFT_FAULT_HOLD_FOR_STOP": str(held)}, tmp_path / "first.log", "--root", str(root),
+                "--name", "notes")
     try:
         worker = first.call("stats")["structuredContent"]["worker"]
-        _wait_building(first)
+        _wait_held(first, held)
     finally:
         code = first.close()  # stdin closed in the middle of the build
     log = (tmp_path / "first.log").read_text()
@@ -141,7 +145,7 @@ def test_closing_stdin_stops_the_consumer_gracefully_and_leaves_no_job_behind(si
         assert second.close() == 0
     log = (tmp_path / "second.log").read_text()
     assert "interrupted" not in log, [line for line in log.splitlines() if "interrupted" in line]
-    assert done["files"] == 160
+    assert done["files"] == NOTES_HELD
 
 
 # --- helpers ------------------------------------------------------------------------------------
@@ -196,15 +200,17 @@ async def _wait_for_scans(session, scans: int) -> int:
     raise TimeoutError("no periodic rescan after the restart")
 
 
-def _wait_building(server: Raw) -> None:
-    """Until the build is under way: some files done, some still in jobs."""
+NOTES_HELD = 40
+
+
+def _wait_held(server: Raw, held) -> None:
+    """Until an embed job of the build holds (SIFT_FAULT_HOLD_FOR_STOP)."""
     deadline = time.monotonic() + SAFETY
     while time.monotonic() < deadline:
-        notes = notes_collection(server.call("stats")["structuredContent"])
-        progress = (notes["building"] or {}).get("progress") or {}
-        if progress.get("done") and progress.get("pending"):
+        if held.exists():
             return
-        assert not notes["published"], "the build finished before the server could be stopped in it"
+        assert not notes_collection(server.call("stats")["structuredContent"])["published"], \
+            "the build finished without an embed job to hold"
         time.sleep(0.2)
     raise TimeoutError("the build never started")
 
