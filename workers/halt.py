@@ -113,11 +113,12 @@ def stopping(done: int = 0) -> bool:
 
 def _held_for_a_stop(done: int) -> None:
     """Test hook (tests/test_background.py's Ctrl-C, edit, kill and --wait tests, test_mcp_server.py's stats of a
-    build, test_supervision.py's closed stdin): with SIFT_FAULT_HOLD_FOR_STOP=path, a job of a consumer that has done some of its work creates that
-    file at its next safe point and waits there until the consumer is told to stop or the test removes the file,
-    so a test stops it, kills it, edits or looks beside it while it is surely at work (unheld, a quiet machine embedded 200 chunks before the test saw the job
-    at work, and a busy one took a minute over the 800 it needed then). Each worker process holds once: let go,
-    its job goes on to its end. Unset, or without a consumer (immediate mode), or nothing done yet: nothing."""
+    build, test_supervision.py's closed stdin): with SIFT_FAULT_HOLD_FOR_STOP=path, a job of a consumer that has
+    done some of its work creates that file at its next safe point and waits there until the consumer is told to
+    stop or the test removes the file, so a test stops it, kills it, edits or looks beside it while it is surely
+    at work (unheld, a quiet machine embedded 200 chunks before the test saw the job at work, and a busy one took a
+    minute over the 800 it needed then). Each worker process holds once: let go, its job goes on to its end.
+    Unset, or without a consumer (immediate mode), or nothing done yet: nothing."""
     held = os.environ.get("SIFT_FAULT_HOLD_FOR_STOP")
     if not (held and done and _armed) or _let_go:
         return
