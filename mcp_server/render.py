@@ -111,6 +111,7 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
     from search.query.hits import context_line
     from search.query.results_page import conflict_line, more_in_file
     lines, first = [], {}
+    last = {h["path"]: n for n, h in enumerate(hits, start=1)}  # each file's last hit on the page
     for n, h in enumerate(hits, start=1):
         said = first.setdefault(h["path"], n)
         # a .bib entry's attached PDFs are its own (search.query.hits.BIBLIOGRAPHY_ENDINGS), not its file's: a later
@@ -149,10 +150,14 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
         if h.get("mail_thread"):  # a reply in a folder of .eml files named no other message of its conversation
             from search.query.mail_threads import thread_line
             lines.append("   " + thread_line(h["mail_thread"], h["heading_path"] or h["title"]))
-        if h.get("more_in_file"):
-            again = None if _reads_whole(h) else search_args(h["collection"], h["relative_path"])
-            lines.append(f"   {_more_here(h['more_in_file'])}" if again is None and not h.get("more_in_file_names")
-                         else f"   {more_in_file(h['more_in_file'], again, h.get('more_in_file_names') or ())}")
+        # under the file's last hit on the page, not its first: '+ 1 more passage of this file … left off' and then
+        # the file's next passage shown read as if that passage were the one left off
+        held = hits[said - 1]
+        if held.get("more_in_file") and last[h["path"]] == n:
+            again = None if _reads_whole(held) else search_args(held["collection"], held["relative_path"])
+            count, names = held["more_in_file"], held.get("more_in_file_names") or ()
+            lines.append(f"   {_more_here(count)}" if again is None and not names
+                         else f"   {more_in_file(count, again, names)}")
         if said != n and not linked:
             links = [name for key, name in (("attachments", "attached PDF"), ("cited_by", "cited by notes"))
                      if h.get(key)]
@@ -187,7 +192,7 @@ def _more_here(count: int) -> str:
 
 
 # A file of up to this many passages (256 tokens each by default: some 10 KB) is read whole by one read_file call
-# of its default 2,000 lines or 40 KB, so the line under its first hit names read_file, not the search again with
+# of its default 2,000 lines or 40 KB, so the line under its hits names read_file, not the search again with
 # its glob: 'search again with collection=…, glob=…' (some 180 characters, the path again) stood under half the hits
 # of a search of short notes, to show one more passage of a 1 KB note that read_file shows whole.
 SMALL_FILE_PASSAGES = 8
