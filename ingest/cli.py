@@ -1145,7 +1145,9 @@ def _print_hits(answer, settings=None, roots: dict[str, str] | None = None) -> N
     links), then the mode, time and generations. ``roots``: the collections' folders, for the commands named."""
     from search.query import footnotes, hits, listing, results_page
     from workers.stats import printable  # a name or a note may hold a newline or a terminal escape: escaped
+    first, last = {}, {(h.collection, h.path): n for n, h in enumerate(answer.hits, start=1)}
     for n, hit in enumerate(answer.hits, start=1):
+        held = first.setdefault((hit.collection, hit.path), hit)  # the file's first hit holds its '+ N more' count
         print(printable(f"{n:>2}. {hit.collection}/{hit.path}{_place(hit)}  [{hit.score:.4f}]"))
         context = hits.context_line(hit.title, hit.heading_path)
         if context:
@@ -1168,9 +1170,11 @@ def _print_hits(answer, settings=None, roots: dict[str, str] | None = None) -> N
         if hit.mail_thread:  # a saved message's thread, as the MCP text says it
             from search.query.mail_threads import thread_line
             print(printable(f"    {thread_line(hit.mail_thread, hit.heading_path or hit.title)}"))
-        if hit.more_in_file:
-            again = _search_args(hit.collection, hit.path)
-            print(printable(f"    {results_page.more_in_file(hit.more_in_file, again, hit.more_in_file_names)}"))
+        # under the file's last hit, as the MCP text has it: under its first, the file's next passage shown below
+        # the line read as if it were the one left off
+        if held.more_in_file and last[(hit.collection, hit.path)] == n:
+            again = _search_args(held.collection, held.path)
+            print(printable(f"    {results_page.more_in_file(held.more_in_file, again, held.more_in_file_names)}"))
         if hit.attachments:
             print(printable(f"    attached PDF: {', '.join(hit.attachments)}"))
             for path, why in hit.attachments_not_indexed.items():
