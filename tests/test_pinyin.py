@@ -27,6 +27,7 @@ NOTES = {
     "stroke.md": "# 病历\n\n患者有脑梗塞病史。\n",  # 脑梗 is inside 脑梗塞, a word jieba does not split so
     "advice.md": "# 医嘱\n\n晚饭后服药，按时复诊治疗。\n",  # jieba cuts 晚饭 后 and 复诊 治疗: 饭后, 诊治 across two
     "fruit.md": "# 水果\n\n芭乐很好吃。\n",  # 芭乐 is bale, a common English word
+    "survey.md": "# 调查\n\n大多数具有代表性。\n",  # jieba cuts 大多数 具有: 数具 (shuju) a dictionary word across
 }
 
 
@@ -247,6 +248,15 @@ def test_a_dictionary_word_across_two_words_of_the_sentence_is_read(engine):
         assert paths(answer) == ["advice.md"], (query, paths(answer), answer.notes)
         assert f"{query!r} read as pinyin: also searched as {chinese}" in answer.notes, answer.notes
     assert paths(engine.search("china", mode="keyword")) == []
+
+
+def test_a_dictionary_word_across_two_words_the_sentence_does_not_mean_is_not_read(engine):
+    """jieba's dictionary holds 数具, which 大多数具有 (大多数 具有) writes across two words: V29 kept it, so 'shuju' was
+    searched as 数据 and 数具, and survey.md, which says nothing of data, was a hit. A word across two is read only
+    where jieba's likeliest cut through it is not far less likely than the sentence's (饭后, 诊治 still are)."""
+    answer = engine.search("shuju", mode="keyword")
+    assert paths(answer) == ["minutes.md"], (paths(answer), answer.notes)
+    assert "'shuju' read as pinyin: also searched as 数据" in answer.notes, answer.notes
 
 
 def test_an_index_of_v28_gets_the_dictionary_words_across_two(home, model_path, monkeypatch):

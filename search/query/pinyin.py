@@ -17,6 +17,7 @@ Chinese): a query reads the table, and pyspellchecker's English word list once t
 """
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
@@ -46,6 +47,10 @@ HAN = re.compile(f"[{HAN_LETTERS}]+")
 HAN_PAIR = re.compile(f"(?=([{HAN_LETTERS}]{{2}}))")  # each pair of Chinese characters, overlapping: 数据库 数据 据库
 FORMS = 4  # Chinese words a key is searched as at most, those the most passages hold first (shiyan: 实验, 试验 …)
 ENGLISH_FEW = 10  # Chinese passages (saying 的) for each English one (saying 'the') under which the notes are Chinese
+UNLIKELY = 10  # a dictionary's word across two of a run's cut is read if the likeliest cut through it is at most e^10
+# times less likely than the run's (_unlikeliness): 饭后 4.3, 诊治 9.3 are, 数具 13.8 of 大多数具有 is not; beside
+# zh-retrieval's first 300 passages, of the 508 words V29 read across two words, the 158 from 10 up are readings as
+# 法治 (方法治疗), 染疾 (感染疾病), 儿时 (婴儿时), none a word of its questions (bench/pinyin_readings.py)
 WORD_SYLLABLES = 8  # syllables of the longest word a query's run is read as (a stretch of more is read in parts)
 
 
@@ -97,13 +102,41 @@ def _cut_words(run: str) -> list[str]:
     word of three or more (schema V28): 脑梗 of 脑梗塞, a word its dictionary does not hold, so that search mode keeps
     脑梗塞 and 梗塞 alone and 'naogeng' found nothing; and each word of its dictionary the run holds (schema V29, its
     full mode): 饭后 of 晚饭后 and 诊治 of 复诊治疗, which the sentence's cut (晚饭 后, 复诊 治疗) passes over, so that
-    'fanhou' and 'zhenzhi' found nothing. Pairs across two words only when the dictionary holds them as a word: not
-    吃哪 of 吃哪些 ('china'), nor 物含 of 食物含有 ('wuhan')."""
+    'fanhou' and 'zhenzhi' found nothing; not one the sentence plainly does not mean (UNLIKELY: 数具 of 大多数具有 made
+    'shuju' 数据 and 数具). Pairs across two words only when the dictionary holds them as a word: not 吃哪 of 吃哪些
+    ('china'), nor 物含 of 食物含有 ('wuhan')."""
     jieba = _jieba()
     cut = [word for word in jieba.cut_for_search(run) if len(word) > 1 and HAN.fullmatch(word)]
     inside = [word[at:at + 2] for word in cut if len(word) > 2 for at in range(len(word) - 1)]
     every = [word for word in jieba.cut(run, cut_all=True) if len(word) > 1 and HAN.fullmatch(word)]
-    return list(dict.fromkeys(cut + inside + every))
+    found = dict.fromkeys(cut + inside)
+    if (across := [word for word in every if word not in found]):
+        unlikely = _unlikeliness(jieba.dt, run)
+        found.update(dict.fromkeys(word for word in across if unlikely[word] <= UNLIKELY))
+    return list(found)
+
+
+def _unlikeliness(tokenizer, run: str) -> dict[str, float]:
+    """{each word of jieba's dictionary ``run`` holds: how much less likely jieba's likeliest cut of ``run`` through
+    it is than its likeliest cut (the log of the ratio, by the dictionary's counts, as jieba's own cut reckons; 0 for
+    the cut's words)}. 饭后 of 晚饭后 4.3, 诊治 of 复诊治疗 9.3; 数具 of 大多数具有 13.8 (大多 数具 有 against 大多数
+    具有), 法治 of 方法治疗 15.2."""
+    freq, total = tokenizer.FREQ, math.log(tokenizer.total)
+    dag = tokenizer.get_DAG(run)
+    odds = lambda word: math.log(freq.get(word) or 1) - total  # noqa: E731 - jieba's: an unknown piece counts 1
+    after = [0.0] * (len(run) + 1)  # the likeliest cut of run[at:]
+    for at in range(len(run) - 1, -1, -1):
+        after[at] = max(odds(run[at:end + 1]) + after[end + 1] for end in dag[at])
+    before = [0.0] + [-math.inf] * len(run)  # the likeliest cut of run[:at]
+    for at in range(len(run)):
+        for end in dag[at]:
+            before[end + 1] = max(before[end + 1], before[at] + odds(run[at:end + 1]))
+    found: dict[str, float] = {}
+    for at in range(len(run)):
+        for end in dag[at]:
+            word = run[at:end + 1]
+            found[word] = min(found.get(word, math.inf), after[0] - before[at] - odds(word) - after[end + 1])
+    return found
 
 
 @lru_cache(maxsize=1)
