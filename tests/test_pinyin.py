@@ -27,6 +27,8 @@ NOTES = {
     "stroke.md": "# 病历\n\n患者有脑梗塞病史。\n",  # 脑梗 is inside 脑梗塞, a word jieba does not split so
     "advice.md": "# 医嘱\n\n晚饭后服药，按时复诊治疗。\n",  # jieba cuts 晚饭 后 and 复诊 治疗: 饭后, 诊治 across two
     "fruit.md": "# 水果\n\n芭乐很好吃。\n",  # 芭乐 is bale, a common English word
+    "ex.md": "# Exes\n\nMy ex called.\n",  # ex is the stem of exing (恶性) too
+    "tumor.md": "# 病理\n\n肿瘤为恶性。\n",
     "survey.md": "# 调查\n\n大多数具有代表性。\n",  # jieba cuts 大多数 具有: 数具 (shuju) a dictionary word across
 }
 
@@ -257,6 +259,15 @@ def test_a_dictionary_word_across_two_words_the_sentence_does_not_mean_is_not_re
     answer = engine.search("shuju", mode="keyword")
     assert paths(answer) == ["minutes.md"], (paths(answer), answer.notes)
     assert "'shuju' read as pinyin: also searched as 数据" in answer.notes, answer.notes
+
+
+def test_a_pinyin_word_whose_stem_alone_a_passage_holds_is_read(engine):
+    """'exing' (恶性) is stemmed 'ex' by FTS5's Porter stemmer, which ex.md says: it counted as a word the passages
+    hold, so it was never read as pinyin and tumor.md was not found. A word held by its stem alone is held only if
+    it is an English word."""
+    answer = engine.search("exing", mode="keyword")
+    assert "tumor.md" in paths(answer), (paths(answer), answer.notes)
+    assert "'exing' read as pinyin: also searched as 恶性" in answer.notes, answer.notes
 
 
 def test_an_index_of_v28_gets_the_dictionary_words_across_two(home, model_path, monkeypatch):

@@ -20,6 +20,11 @@ def common(word: str) -> bool:
     return _counts().get(word.lower(), 0) >= COMMON
 
 
+def known(word: str) -> bool:
+    """Whether ``word`` (any case) is in pyspellchecker's English list at all (`dining` is, `exing` is not)."""
+    return word.lower() in _counts()
+
+
 @lru_cache(maxsize=1)
 def _counts() -> dict[str, int]:
     """pyspellchecker's English word counts; {} when it is not installed (every pinyin read as before)."""

@@ -249,8 +249,9 @@ def searched(conn, words: list[str], tokens, documents) -> dict[str, list[str]]:
         return {}
     own = dict(zip(words, tokens(words) if words else []))
     held = {w for w, t in own.items() if t and any(documents(token) for token in t)}
+    stemmed = {w for w in held if tuple(own[w]) != (w.lower(),)}  # 'exing', whose stem 'ex' the passages hold
     found = {}
-    for run, cut, lookup in _looked_up(conn, words, held, documents):
+    for run, cut, lookup in _looked_up(conn, words, held, documents, stemmed):
         chinese = [w for w in read_words(cut, lookup) if _passages(w, documents)]
         chinese = sorted(chinese, key=lambda w: -_passages(w, documents))[:FORMS]
         for word in run:
@@ -259,24 +260,31 @@ def searched(conn, words: list[str], tokens, documents) -> dict[str, list[str]]:
     return found
 
 
-def _looked_up(conn, words: list[str], held: set[str], documents) -> list[tuple[list[str], list[str],
-                                                                               dict[str, list[str]]]]:
+def _looked_up(conn, words: list[str], held: set[str], documents, stemmed: set[str] = frozenset()
+               ) -> list[tuple[list[str], list[str], dict[str, list[str]]]]:
     """(words, syllables, the table's words for their keys) of each run of ``words`` the table has a key of. A word of
     two syllables or more that is a common English word (search.query.english_words: `women`, `dire`) ends a run as a
     held word does: an English searcher's word is not read as the Chinese it spells (我们, 低热), unless the query is
-    a Chinese searcher's (``chinese_meant``: `fuse` 肤色, `bale` 芭乐). The list is read only when the table has a
-    key, so a query beside English notes alone never loads it."""
+    a Chinese searcher's (``chinese_meant``: `fuse` 肤色, `bale` 芭乐). A word the passages hold only by the stem
+    FTS5's Porter stemmer cuts it to (``stemmed``) is held if it is an English word (`dining`, as `dine`), and is no
+    word the passages write if not: `exing` (恶性) is stemmed `ex`, which English notes say. The list is read only
+    when the table has a key, so a query beside English notes alone never loads it."""
     from search.index import pinyin_reads
-    found = [(run, cut, lookup) for run, cut in runs(words, held) if (lookup := pinyin_reads.words(conn, keys(cut)))]
+
+    def looked_up(held: set[str]) -> list[tuple[list[str], list[str], dict[str, list[str]]]]:
+        return [(run, cut, lookup) for run, cut in runs(words, held)
+                if (lookup := pinyin_reads.words(conn, keys(cut)))]
+
+    found = looked_up(held - stemmed)
     if not found:
         return []
     from search.query import english_words
-    english = {word for run, _, _ in found for word in run
-               if len(syllables(word) or []) >= 2 and english_words.common(word)}
-    if not english or chinese_meant(words, documents):
-        return found
-    return [(run, cut, lookup) for run, cut in runs(words, held | english)
-            if (lookup := pinyin_reads.words(conn, keys(cut)))]
+    read = {word for run, _, _ in found for word in run}
+    english = {word for word in read & stemmed if english_words.known(word)}
+    common = {word for word in read if len(syllables(word) or []) >= 2 and english_words.common(word)}
+    if common and not chinese_meant(words, documents):
+        english |= common
+    return looked_up(held - stemmed | english) if english else found
 
 
 def chinese_meant(words: list[str], documents) -> bool:
