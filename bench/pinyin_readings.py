@@ -11,7 +11,8 @@ real pipeline, huey in immediate mode; then asks keyword search
   - the brief's examples: china, wuhan, huancun, shujuku.
 Run it on two checkouts to compare them (the schema of V26 read every pair of characters, V27 words alone, V28
 words and the pairs inside them, V29 the dictionary's words across two too; common English words are not read since
-V28's branch, unless the query writes Chinese or the notes are Chinese: `women 感冒` below; this collection is both).
+V28's branch, unless the query writes Chinese or the notes are Chinese, and then not as a word one in a hundred
+Chinese passages hold: `women 感冒` below, not 我们 since stop 53; this collection is both).
 
     .venv/bin/python bench/pinyin_readings.py [--files 300]
 """

@@ -51,6 +51,10 @@ UNLIKELY = 10  # a dictionary's word across two of a run's cut is read if the li
 # times less likely than the run's (_unlikeliness): 饭后 4.3, 诊治 9.3 are, 数具 13.8 of 大多数具有 is not; beside
 # zh-retrieval's first 300 passages, of the 508 words V29 read across two words, the 158 from 10 up are readings as
 # 法治 (方法治疗), 染疾 (感染疾病), 儿时 (婴儿时), none a word of its questions (bench/pinyin_readings.py)
+FLOOD = 10  # passages (a page of hits) from which a common English word's reading may flood the hits ...
+FLOOD_SHARE = 100  # ... if one in this many Chinese passages (saying 的) holds it: of the 36 common English words that
+# spell a word zh-retrieval holds, `name` 那么 5.7 %, `women` 我们 5.4 %, `julie` 剧烈 1.3 %, `like` 立刻 1.2 % are not
+# read, `mike` 泌科 0.5 % and the 31 others are (`fuse` 肤色 0.03 %)
 WORD_SYLLABLES = 8  # syllables of the longest word a query's run is read as (a stretch of more is read in parts)
 
 
@@ -253,6 +257,8 @@ def searched(conn, words: list[str], tokens, documents) -> dict[str, list[str]]:
     found = {}
     for run, cut, lookup in _looked_up(conn, words, held, documents, stemmed):
         chinese = [w for w in read_words(cut, lookup) if _passages(w, documents)]
+        if any(_english(word) for word in run):  # read as pinyin where Chinese is meant (`fuse` 肤色), not as 我们
+            chinese = [w for w in chinese if not _floods(w, documents)]
         chinese = sorted(chinese, key=lambda w: -_passages(w, documents))[:FORMS]
         for word in run:
             if chinese:
@@ -285,6 +291,20 @@ def _looked_up(conn, words: list[str], held: set[str], documents, stemmed: set[s
     if common and not chinese_meant(words, documents):
         english |= common
     return looked_up(held - stemmed | english) if english else found
+
+
+def _english(word: str) -> bool:
+    """Whether ``word`` is a common English word of two syllables (the list is loaded: the table had a key)."""
+    from search.query import english_words
+    return len(syllables(word) or []) >= 2 and english_words.common(word)
+
+
+def _floods(word: str, documents) -> bool:
+    """Whether ``word`` (Chinese) is so common in the notes that an English word read as it would flood the hits with
+    passages the searcher did not ask for: FLOOD passages or more, and one in FLOOD_SHARE or more of those saying 的
+    (`women` 我们, `name` 那么: 5 % of zh-retrieval's; `fuse` 肤色 0.03 %)."""
+    held = _passages(word, documents)
+    return held >= FLOOD and held * FLOOD_SHARE >= documents("的")
 
 
 def chinese_meant(words: list[str], documents) -> bool:
