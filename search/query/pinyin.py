@@ -125,21 +125,21 @@ def _unlikeliness(tokenizer, run: str) -> dict[str, float]:
     it is than its likeliest cut (the log of the ratio, by the dictionary's counts, as jieba's own cut reckons; 0 for
     the cut's words)}. 饭后 of 晚饭后 4.3, 诊治 of 复诊治疗 9.3; 数具 of 大多数具有 13.8 (大多 数具 有 against 大多数
     具有), 法治 of 方法治疗 15.2."""
-    freq, total = tokenizer.FREQ, math.log(tokenizer.total)
-    dag = tokenizer.get_DAG(run)
-    odds = lambda word: math.log(freq.get(word) or 1) - total  # noqa: E731 - jieba's: an unknown piece counts 1
-    after = [0.0] * (len(run) + 1)  # the likeliest cut of run[at:]
+    freq, total, log = tokenizer.FREQ, math.log(tokenizer.total), math.log
+    pieces = [[(end + 1, run[at:end + 1], log(freq.get(run[at:end + 1]) or 1) - total)  # an unknown piece counts 1
+               for end in dag_ends] for at, dag_ends in sorted(tokenizer.get_DAG(run).items())]
+    after = [0.0] * (len(run) + 1)  # the likeliest cut of run[at:], as jieba's own reckons it
     for at in range(len(run) - 1, -1, -1):
-        after[at] = max(odds(run[at:end + 1]) + after[end + 1] for end in dag[at])
+        after[at] = max(odds + after[end] for end, _, odds in pieces[at])
     before = [0.0] + [-math.inf] * len(run)  # the likeliest cut of run[:at]
-    for at in range(len(run)):
-        for end in dag[at]:
-            before[end + 1] = max(before[end + 1], before[at] + odds(run[at:end + 1]))
+    for at, its in enumerate(pieces):
+        for end, _, odds in its:
+            if before[at] + odds > before[end]:
+                before[end] = before[at] + odds
     found: dict[str, float] = {}
-    for at in range(len(run)):
-        for end in dag[at]:
-            word = run[at:end + 1]
-            found[word] = min(found.get(word, math.inf), after[0] - before[at] - odds(word) - after[end + 1])
+    for at, its in enumerate(pieces):
+        for end, word, odds in its:
+            found[word] = min(found.get(word, math.inf), after[0] - before[at] - odds - after[end])
     return found
 
 
