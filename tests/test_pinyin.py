@@ -183,16 +183,24 @@ def test_a_word_inside_a_longer_one_is_read(engine):
     assert "'naogeng' read as pinyin: also searched as 脑梗" in answer.notes, answer.notes
 
 
+def _migrated(home, model_path, monkeypatch, undo: str, older: int, words: tuple[str, ...]):
+    """The index made an older one (``undo`` run, its version set to ``older``), then opened by the writer, which
+    migrates it: its version after, and the pinyin rows of ``words`` it holds then."""
+    from search.index.db import connect
+    in_home(home, model_path, monkeypatch)
+    conn = connect(as_older_index(dict(os.environ), undo, older))  # the writer's connection migrates
+    marks = ", ".join("?" * len(words))
+    rows = dict(conn.execute(f"SELECT word, key FROM pinyin WHERE word IN ({marks})", words))
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    conn.close()
+    return version, rows
+
+
 def test_an_index_of_v27_gets_the_pairs_inside_its_words(home, model_path, monkeypatch):
     """Migrating to V28 writes the table again with the pairs inside a word (脑梗 of 脑梗塞), still none across two
     (吃哪 of 吃哪些)."""
-    from search.index.db import connect
-    in_home(home, model_path, monkeypatch)
-    path = as_older_index(dict(os.environ), "DELETE FROM pinyin WHERE word = '脑梗';", 27)
-    conn = connect(path)  # the writer's connection migrates
-    rows = dict(conn.execute("SELECT word, key FROM pinyin WHERE word IN ('脑梗', '梗塞', '吃哪', '物含')"))
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    conn.close()
+    version, rows = _migrated(home, model_path, monkeypatch, "DELETE FROM pinyin WHERE word = '脑梗';", 27,
+                              ('脑梗', '梗塞', '吃哪', '物含'))
     assert version == 29 and rows == {"脑梗": "naogeng", "梗塞": "gengse"}, (version, rows)
 
 
@@ -273,13 +281,8 @@ def test_a_pinyin_word_whose_stem_alone_a_passage_holds_is_read(engine):
 def test_an_index_of_v28_gets_the_dictionary_words_across_two(home, model_path, monkeypatch):
     """Migrating to V29 writes the table again with the dictionary's words across two of the sentence's cut (饭后 of
     晚饭后), still no pair that is no word (吃哪 of 吃哪些)."""
-    from search.index.db import connect
-    in_home(home, model_path, monkeypatch)
-    path = as_older_index(dict(os.environ), "DELETE FROM pinyin WHERE word IN ('饭后', '诊治');", 28)
-    conn = connect(path)  # the writer's connection migrates
-    rows = dict(conn.execute("SELECT word, key FROM pinyin WHERE word IN ('饭后', '诊治', '吃哪', '物含')"))
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    conn.close()
+    version, rows = _migrated(home, model_path, monkeypatch, "DELETE FROM pinyin WHERE word IN ('饭后', '诊治');", 28,
+                              ('饭后', '诊治', '吃哪', '物含'))
     assert version == 29 and rows == {"饭后": "fanhou", "诊治": "zhenzhi"}, (version, rows)
 
 
