@@ -9,8 +9,8 @@ Three forms are read, each told by its content, not its name:
   is a head line with its words after the time and no text below, and is left out.
 - MemoTrace's CSV export: its header ``localId,TalkerId,Type,SubType,IsSender,CreateTime,Status,StrContent,StrTime``
   (then ``Remark,NickName,Sender``), a message a row: a text's (Type 1) StrContent, a picture, voice message, video,
-  sticker or file named (``[图片]``, ``[语音]``, ``[视频]``, ``[表情包]``, ``[文件]``), system messages (Type 10000)
-  and other cards' XML left out; its time StrTime (``2026-11-28 15:02:11``), who said it Remark, else NickName.
+  sticker or file named (``[图片]``, ``[语音]``, ``[视频]``, ``[表情包]``, ``[文件]``), a reply (Type 49, SubType 57,
+  its words in a column the CSV leaves out) as ``[回复]``, system messages (Type 10000) and other cards' XML left out; its time StrTime (``2026-11-28 15:02:11``), who said it Remark, else NickName.
 - WeChat's own merged forwarded chat (合并转发的聊天记录) pasted as text: a message's head ``王医生 2026-11-28 15:02``
   (who said it, a space, the day and the time to the minute or second), its text on the lines below; its first line
   may be the record's title, ``王医生和李娜的聊天记录`` (ending 聊天记录). Told apart from a note of dated lines by
@@ -39,6 +39,9 @@ CSV_HEADER = "localId,TalkerId,Type,SubType,IsSender,CreateTime,Status,StrConten
 # what a message of no text holds, by its Type (and a file's, Type 49 SubType 6), as MemoTrace's TXT names it
 NAMED_TYPES = {"3": "[图片]", "34": "[语音]", "43": "[视频]", "47": "[表情包]"}
 SYSTEM_TYPE = "10000"
+# a reply (Type 49, SubType 57): its words and the message it quotes are in CompressContent, a column MemoTrace's CSV
+# does not write (its StrContent is empty, LC044/WeChatMsg issues 344, 403): the row says who replied and when
+REPLY = "[回复]"
 
 
 def read(path: str, text: str) -> Document | None:
@@ -141,10 +144,12 @@ def _csv_message(said: dict, at: int) -> Message | None:
         return None
     if kind == "49" and said.get("SubType") == "6":
         content = "[文件]"
+    elif kind == "49" and said.get("SubType") == "57":
+        content = REPLY
     elif kind in NAMED_TYPES:
         content = NAMED_TYPES[kind]
     elif kind != "1" or not content.strip() or content.lstrip().startswith("<"):
-        return None  # a card's XML, a reply's (its words are in its compressed content, not the CSV), nothing
+        return None  # a card's XML, nothing
     try:
         when = datetime.strptime(said.get("StrTime", ""), "%Y-%m-%d %H:%M:%S")
     except ValueError:

@@ -54,7 +54,7 @@ def test_wechat_chats_exported_as_text_are_conversations_a_day_a_section():
     assert txt.meta["chat_export"] == "a WeChat chat export (MemoTrace TXT)" and txt.meta["speakers"] == ["王医生", "李娜"]
     table = parse_file("王医生_utf8.csv", MEMOTRACE_CSV.encode())
     assert _sections(table) == [(["王医生 · 2026-11-28"], DAY_ONE + "\n我早上一般要吃降压药", 2, 5),
-                                (["王医生 · 2026-11-29"], "Sunday 29 November 2026\n李娜: [图片]", 6, 7)]
+                                (["王医生 · 2026-11-29"], "Sunday 29 November 2026\n李娜: [图片]\n王医生: [回复]", 6, 7)]
     assert table.meta["chat_export"] == "a WeChat chat export (MemoTrace CSV)"
     merged = parse_file("病历/复查.txt", MERGED.encode())
     assert _sections(merged) == [(["复查 · 2026-11-28"], DAY_ONE, 2, 5),
