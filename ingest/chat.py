@@ -820,7 +820,7 @@ def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
     """Each day of the chat export at ``full`` (``path`` its name in the collection) as read: (its heading,
     '#general · 2024-03-14', its first and last line in the file); None for a file no chat export (read_file's
     heading= then reads it as any other). The file is read as ingest reads it, whole, to CHAT_READ_BYTES."""
-    from ingest.decode import decode
+    from ingest.decode import decode, head_text
     from ingest import wechat
     ext = Path(path).suffix.lower()
     if ext not in (".json", ".txt", ".text", ".html", ".htm", ".csv"):
@@ -830,7 +830,7 @@ def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
             return None
         with open(full, "rb") as f:
             head = f.read(TOLD_BYTES)  # a text file's first lines tell WhatsApp's: no other is read whole
-            told = head.decode("utf-8", "replace")
+            told = head_text(head)  # as the file is decoded: a GBK chat's names too
             told = told.rsplit("\n", 1)[0]
             whatsapp = ext in (".txt", ".text") and is_whatsapp(told)
             if ext in (".html", ".htm") and not is_telegram_html(told) or ext in (".txt", ".text", ".csv") \
@@ -970,8 +970,10 @@ def _telegram_pages(names, head, peeked: int | None = None) -> dict[str, list[st
 
 
 def _head(stream) -> str:
+    """A zip part's first bytes as text, decoded as the file unzipped would be (a GBK chat's too)."""
+    from ingest.decode import head_text
     with stream:
-        return stream.read(CHAT_HEAD_BYTES).decode("utf-8", "replace").lstrip("\ufeff")
+        return head_text(stream.read(CHAT_HEAD_BYTES)).lstrip("\ufeff")
 
 
 def _zipped_slack(parts) -> list[Document] | None:

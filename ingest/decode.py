@@ -242,6 +242,17 @@ def decode(data: bytes) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+def head_text(data: bytes) -> str:
+    """The text of a file's first bytes ``data`` decoded as the whole file would be (``sniff``), a character cut at
+    their end left out: what tells a file's kind by its first lines (a chat export's) reads a GBK file's names as
+    written, where UTF-8 with replacement made them marks; '' for a binary file's."""
+    try:
+        encoding = sniff(data[:SAMPLE])
+    except Skip:
+        return ""
+    return incremental(encoding, errors="replace").decode(data[encoding.bom:])
+
+
 def legacy_hint() -> str:
     """What to do with text that is not UTF-8 and does not read plainly as a legacy encoding either."""
     return ("Sift reads UTF-8 (and UTF-16/32 with a BOM, UTF-16 without one), and GB18030, Big5 or Windows-1252 "
