@@ -350,6 +350,19 @@ def test_a_wrapped_line_with_a_half_width_colon_is_joined_outside_a_chat():
     assert "自我" not in index_form(chat).split()
 
 
+def test_a_notes_label_line_is_no_chat_and_its_wrapped_lines_are_joined():
+    """A passage whose first line was a label and a half-width colon ('注意: …') was read as a chat: its wrapped
+    line '磁盘写入: 每次…' was taken for a speaker's message and left unjoined, the pair 自磁 lost. A text is a chat's
+    when it has what one has: a day line or a time, a speaker beginning two lines, a message that ended."""
+    note = ("注意: 以下数据来自上周的压力测试，仅供参考。\n在分布式系统的设计里，我们发现消息队列的延迟主要来自\n"
+            "磁盘写入: 每次提交都要等待刷盘，所以吞吐量受到限制。")
+    assert "自磁" in index_form(note).split()
+    for chat in ("陈医生: 你好\n在分布式系统的设计里，我们发现消息队列的延迟主要来自\n陈医生: 收到，谢谢！我看一下再说。",
+                 "Saturday 28 November 2026\n王医生: 你好\n在分布式系统的设计里，我们发现消息队列的延迟主要来自\n"
+                 "我: 收到，谢谢！我看一下这些文章的结论再说。"):
+        assert not {"自陈", "自我"} & set(index_form(chat).split()), chat
+
+
 def test_a_mark_inside_a_notes_inline_code_marks_the_whole_code_span():
     """A snippet shown as Markdown showed '`**git** reset`' as written, marks and all: nothing is bold inside code.
     The whole span is marked instead, '**`git reset`**'; outside code a word is marked alone, and code's text (not

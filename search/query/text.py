@@ -138,6 +138,12 @@ _WRAP_REACH = 2
 # chat's first message does (a message may hold blank lines): a wrapped paragraph's next line holding a half-width
 # colon ('…主要来自' / '磁盘写入: 每次…', typed so beside Latin words) was left unjoined, its pair 自磁 lost.
 _SPEAKER = re.compile(r"[^\s:：]{1,40}(?: [^\s:：]{1,40}){0,3}: ")
+# What a chat has that a note's 'Note: …' line does not: a time (Sift's conversation opens a day with its date,
+# 'Saturday 28 November 2026', lowercased in the index form; an export's line begins with one), a speaker who begins two lines, or a message that
+# ended (a speaker's line right after another, or after a blank line). A passage whose first line was '注意: …' was
+# read as a chat, its wrapped line '磁盘写入: 每次…' left unjoined and the pair 自磁 lost.
+_CHAT_TIME = re.compile(r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday) \d{1,2} [a-z]+ \d{4}"
+                        r"|\[?\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4},? |\[?\d{1,2}:\d{2}", re.IGNORECASE)
 
 
 def _columns(line: str) -> int:
@@ -159,10 +165,15 @@ def unwrapped(text: str) -> str:
         return widths[i]
 
     out = [lines[0]]
-    chat = bool(_SPEAKER.match(lines[0]))  # whether a line so far began with a speaker's name (``_SPEAKER``)
+    last = 0 if _SPEAKER.match(lines[0]) else None  # the last line begun by a speaker's name (``_SPEAKER``)
+    chat = None  # whether the text has what a chat has (``_CHAT_TIME``, a speaker's two lines): told when needed
     for i in range(1, len(lines)):
         before, line = lines[i - 1], lines[i]
-        speaker = chat and _SPEAKER.match(line)
+        speaker = last is not None and _SPEAKER.match(line)
+        if speaker and last != i - 1 and all(lines[last + 1:i]):  # no message ended since: a chat's, or a label's
+            if chat is None:
+                chat = _chat(lines)
+            speaker = chat
         joined = (before and line and _HAN_OR_MARK.fullmatch(before[-1]) and _HAN_OR_MARK.fullmatch(line[0])
                   and (_HAN_CHAR.fullmatch(before[-1]) or _HAN_CHAR.fullmatch(line[0]))
                   and width(i - 1) >= _WRAP_MIN and not speaker
@@ -172,8 +183,17 @@ def unwrapped(text: str) -> str:
             out[-1] += line
         else:
             out.append(line)
-            chat = chat or bool(_SPEAKER.match(line))
+            last = i if _SPEAKER.match(line) else last
     return "\n".join(out)
+
+
+def _chat(lines: list[str]) -> bool:
+    """Whether ``lines`` hold what a chat's do (``_CHAT_TIME``): a line begun by a time or a date, or a speaker's name
+    beginning two of them."""
+    if any(_CHAT_TIME.match(line) for line in lines):
+        return True
+    names = [found[0] for line in lines if (found := _SPEAKER.match(line))]
+    return len(set(names)) < len(names)
 
 
 def index_form(text: str) -> str:
