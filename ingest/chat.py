@@ -833,7 +833,8 @@ def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
             told = head_text(head)  # as the file is decoded: a GBK chat's names too
             told = told.rsplit("\n", 1)[0]
             whatsapp = ext in (".txt", ".text") and is_whatsapp(told)
-            if ext in (".html", ".htm") and not is_telegram_html(told) or ext in (".txt", ".text", ".csv") \
+            if ext in (".html", ".htm") and not is_telegram_html(told) and not wechat.is_memotrace_html(told) \
+                    or ext in (".txt", ".text", ".csv") \
                     and not whatsapp and wechat.read(path, told) is None:  # WeChat's (ingest.wechat)
                 return None
             data = head + f.read()
@@ -844,7 +845,8 @@ def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
         doc = parse_slack_day(path, data, *slack)
     else:
         text = decode(data)
-        doc = parse_chat_json(path, text) if ext == ".json" else parse_telegram_html(path, text) \
+        doc = parse_chat_json(path, text) if ext == ".json" else (
+            parse_telegram_html(path, text) if is_telegram_html(told) else wechat.read_html(path, text)) \
             if ext in (".html", ".htm") else parse_whatsapp(path, text) if whatsapp else wechat.read(path, text)
     if doc is None:
         return None

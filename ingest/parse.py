@@ -111,6 +111,9 @@ def _parse_file(path: str, data: bytes) -> Document:
     if ext in PAGE_EXTENSIONS and is_page(text):
         from ingest.chat import is_telegram_html, parse_telegram_html
         chat = parse_telegram_html(path, text) if is_telegram_html(text[:TELEGRAM_HEAD_CHARS]) else None
+        if chat is None:  # MemoTrace's HTML export of a WeChat chat (ingest.wechat)
+            from ingest.wechat import read_html
+            chat = read_html(path, text)
         if chat is not None and chat.sections:  # Telegram's HTML export of a chat: its conversation
             return chat
         from ingest.webpage import parse_page

@@ -16,10 +16,16 @@ Three forms are read, each told by its content, not its name:
   may be the record's title, ``王医生和李娜的聊天记录`` (ending 聊天记录). Told apart from a note of dated lines by
   two speakers at least.
 
-A log (``2026-11-28 15:02:11 INFO started``, a line after a line, no text below them) is none of them."""
+A log (``2026-11-28 15:02:11 INFO started``, a line after a line, no text below them) is none of them.
+
+MemoTrace's HTML export (``王医生.html``) is read too (``read_html``): its page is a template whose script holds the
+chat as a list of JavaScript objects, ``const chatMessages = [{ type:1, text: '…',is_send:0,…,timestamp:1795878131,
+is_chatroom:0,displayname:'王医生'},…]`` (LC044/WeChatMsg, app/util/exporter/exporter_html.py), shown by the
+browser: read as a web page it was the template's error text and no message."""
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 from datetime import datetime
@@ -156,6 +162,77 @@ def _csv_message(said: dict, at: int) -> Message | None:
         return None
     who = (said.get("Remark") or said.get("NickName") or said.get("Sender") or "").strip()
     return Message(when, who or "?", content.strip(), line=at) if who or content else None
+
+
+# MemoTrace's HTML export: the template's script, 'const chatMessages = [' then a message an object, each key's value
+# a number or a quoted string escaped for JavaScript ('\\n', "\\'") of text escaped for HTML (its emoji as <img>)
+MEMOTRACE_HTML = re.compile(r"const chatMessages = \[\s*(?:\{ ?type:|\];)")
+JS_PAIR = re.compile(r"(\w+)\s*:\s*(?:'((?:[^'\\]|\\.)*)'|([^,}'\s]*))", re.DOTALL)
+JS_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+JS_ESCAPES = {"n": "\n", "r": "", "t": "\t"}
+TAG = re.compile(r"<[^>]*>")
+# what a message of no text says, by its type (and a card's sub_type), as MemoTrace's TXT names them; a key of the
+# object read after it ('file_name': the file's name)
+HTML_NAMED = {"3": ("[图片]", ""), "34": ("[语音]", "voice_to_text"), "43": ("[视频]", ""),
+              "49/6": ("[文件]", "file_name"), "49/3": ("[音乐]", "title"), "49/5": ("[链接]", "title"),
+              "49/2000": ("[转账]", "text"), "50": ("[通话]", "text")}
+
+
+def is_memotrace_html(text: str) -> bool:
+    """Whether ``text`` (an .html file's, or its first bytes) is MemoTrace's HTML export of a chat."""
+    return MEMOTRACE_HTML.search(text) is not None
+
+
+def read_html(path: str, text: str) -> Document | None:
+    """MemoTrace's HTML export as a conversation: a message an object of its script's list (from its ``type`` key to
+    the next one's), its time ``timestamp`` (the exporting machine's local time, as its page shows it), who said it
+    ``displayname``; a system message (type 0) left out; None for a page that is none."""
+    found = MEMOTRACE_HTML.search(text)
+    if found is None:
+        return None
+    start = text.index("[", found.start()) + 1
+    end = text.find("\n];", start)
+    end = len(text) if end < 0 else end
+    objects: list[tuple[int, dict]] = []  # (its line, its keys' values)
+    line, last = text.count("\n", 0, start) + 1, start
+    for pair in JS_PAIR.finditer(text, start, end):
+        if pair[1] == "type":
+            line += text.count("\n", last, pair.start())
+            last = pair.start()
+            objects.append((line, {}))
+        if objects:
+            objects[-1][1][pair[1]] = pair[3] if pair[2] is None else _js_text(pair[2])
+    messages = [message for line, said in objects if (message := _html_message(said, line)) is not None]
+    return _conversation(path, messages, text.count("\n") + (not text.endswith("\n")),
+                         "a WeChat chat export (MemoTrace HTML)")
+
+
+def _js_text(value: str) -> str:
+    """A JavaScript string's text (its escapes undone) as the page shows it: its tags (an emoji's <img>) left out,
+    its HTML escapes undone."""
+    value = JS_ESCAPE.sub(lambda m: JS_ESCAPES.get(m[1], m[1]), value)
+    return html.unescape(TAG.sub("", value)).strip()
+
+
+def _html_message(said: dict, line: int) -> Message | None:
+    kind = said.get("type", "")
+    key = f"{kind}/{said.get('sub_type', '')}" if kind == "49" else kind
+    if kind == "1" or key == "49/57":
+        text = said.get("text", "")
+        if key == "49/57" and said.get("refer_text"):
+            text += f"\n引用:{said['refer_text']}"  # as MemoTrace's TXT export writes a reply's quote
+    elif key in HTML_NAMED:
+        name, detail = HTML_NAMED[key]
+        detail = said.get(detail, "") if detail else ""
+        text = f"{name} {detail}" if detail and detail != "None" else name
+    else:
+        return None  # a system message (type 0), a card of no kind read
+    try:
+        when = datetime.fromtimestamp(int(said.get("timestamp", "")))
+    except (ValueError, OverflowError, OSError):
+        return None
+    who = said.get("displayname", "").strip()
+    return Message(when, who or "?", text.strip(), line=line) if text.strip() else None
 
 
 def _conversation(path: str, messages: list[Message], lines: int, what: str) -> Document | None:

@@ -3,6 +3,7 @@ reply, and a zipped chat written in GBK, read as a file on disk is."""
 from __future__ import annotations
 
 import zipfile
+from datetime import datetime
 
 from ingest.discover import why_not_indexed
 from ingest.files import read_and_parse
@@ -43,3 +44,53 @@ def test_a_zipped_chat_in_gbk_is_read_as_the_file_unzipped_is(tmp_path):
     assert read.doc.meta["chat_export"] == "a WhatsApp chat export, zipped", read
     assert [s.text for s in read.doc.sections] == [
         "Saturday 28 November 2026\n王医生: 血压复查安排在下周三\n李娜: 好的，需要空腹吗？"]
+
+
+def _stamp(*when) -> int:
+    return int(datetime(*when).timestamp())  # the exporting machine's local time, as MemoTrace's page shows it
+
+
+# MemoTrace's 'export HTML' (LC044/WeChatMsg app/util/exporter/exporter_html.py): its template.html (styles left out
+# here) cut at '/*注意看这是分割线*/', the contact's remark as title, then a message a JavaScript object, each written
+# without a line break after it (text, pictures, replies), its strings escaped for HTML then for JavaScript
+MEMOTRACE_HTML = (
+    '<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n    <meta charset="UTF-8">\n    <style>\n.bubble {\n    '
+    'white-space: pre-wrap;\n}\n</style>\n    <title>王医生</title>\n</head>\n<body>\n<div class="page">\n'
+    '    <div class="side-bar"></div>\n    <div class="mid-bar"></div>\n    <div class="main-body">\n'
+    '        <div class="title-bar"><p id="title">王医生</p></div>\n        <div class="container">\n'
+    '            <div class="content" id="chat-container" onscroll="checkScroll()">\n'
+    '                <div class="item item-center">\n                    <span>错误提示</span>\n'
+    '                </div>\n                <div class="item item-left">\n'
+    '                    <div class="bubble bubble-left">很抱歉，由于程序出现未知错误，您的聊天记录未能成功展示。\n'
+    '                    </div>\n                </div>\n            </div>\n        </div>\n    </div>\n</div>\n'
+    '<script>\nconst chatMessages = [\n'
+    f"{{ type:1, text: '李女士您好，血压复查安排在下周三上午',is_send:0,avatar_path:'https://wx.qlogo.cn/mmhead/a/132',"
+    f"timestamp:{_stamp(2026, 11, 28, 15, 2, 11)},is_chatroom:0,displayname:'王医生'}},"
+    f"{{ type:1, text: '好的，需要空腹吗？\\n血压 &lt; 140 时\\'早上\\'一般要吃降压药',is_send:1,avatar_path:'',"
+    f"timestamp:{_stamp(2026, 11, 28, 15, 5, 40)},is_chatroom:0,displayname:'李娜'}},"
+    f"{{ type:0, text: '\\\"王医生\\\"撤回了一条消息',is_send:0,avatar_path:'',"
+    f"timestamp:{_stamp(2026, 11, 28, 15, 6, 2)},is_chatroom:0,displayname:''}},"
+    f"{{ type:3, text: './image/2026-11/5f3a.jpg',is_send:1,avatar_path:'',"
+    f"timestamp:{_stamp(2026, 11, 29, 9, 10)},is_chatroom:0,displayname:'李娜'}},"
+    f"{{ type:49, text: '化验单收到了，指标正常',is_send:0,sub_type:57,refer_text: '李娜：[图片]',avatar_path:'',"
+    f"timestamp:{_stamp(2026, 11, 29, 9, 11, 40)},is_chatroom:0,displayname:'王医生'}},"
+    "\n];\n\n</script>\n<script>\nconst chatContainer = document.getElementById('chat-container');\n</script>\n"
+    "</body>\n</html>\n")
+
+
+def test_a_memotrace_html_export_is_read_as_its_conversation(tmp_path):
+    """MemoTrace's HTML export was read as a web page: its template's error text ('很抱歉，由于程序出现未知错误…'),
+    its messages (in its script) not at all. It is the chat now, as the TXT and CSV exports are: a day a section,
+    who said what, a picture named, a reply with the words it quotes; a system message left out."""
+    from ingest.chat import chat_headings
+    doc = parse_file("王医生.html", MEMOTRACE_HTML.encode())
+    assert doc.meta["chat_export"] == "a WeChat chat export (MemoTrace HTML)", doc.meta
+    assert [(s.heading_path, s.text) for s in doc.sections] == [
+        (["王医生 · 2026-11-28"], "Saturday 28 November 2026\n王医生: 李女士您好，血压复查安排在下周三上午\n"
+                                 "李娜: 好的，需要空腹吗？\n血压 < 140 时'早上'一般要吃降压药"),
+        (["王医生 · 2026-11-29"], "Sunday 29 November 2026\n李娜: [图片]\n王医生: 化验单收到了，指标正常\n引用:李娜：[图片]")]
+    assert doc.sections[0].dated == datetime(2026, 11, 28, 15, 2, 11).timestamp()
+    assert doc.meta["speakers"] == ["王医生", "李娜"]
+    (tmp_path / "王医生.html").write_text(MEMOTRACE_HTML, encoding="utf-8")
+    assert [heading for heading, _, _ in chat_headings("王医生.html", tmp_path / "王医生.html")] == [
+        "王医生 · 2026-11-28", "王医生 · 2026-11-29"]
