@@ -830,10 +830,11 @@ def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
             return None
         with open(full, "rb") as f:
             head = f.read(TOLD_BYTES)  # a text file's first lines tell WhatsApp's: no other is read whole
-            told = head_text(head)  # as the file is decoded: a GBK chat's names too
-            told = told.rsplit("\n", 1)[0]
+            whole = head_text(head)  # as the file is decoded: a GBK chat's names too
+            told = whole.rsplit("\n", 1)[0]
             whatsapp = ext in (".txt", ".text") and is_whatsapp(told)
-            if ext in (".html", ".htm") and not is_telegram_html(told) and not wechat.is_memotrace_html(told) \
+            # MemoTrace's page: its messages are one line, cut where its first bytes end
+            if ext in (".html", ".htm") and not is_telegram_html(told) and not wechat.is_memotrace_html(whole) \
                     or ext in (".txt", ".text", ".csv") \
                     and not whatsapp and wechat.read(path, told) is None:  # WeChat's (ingest.wechat)
                 return None

@@ -87,6 +87,11 @@ def _parse_file(path: str, data: bytes) -> Document:
     if PurePosixPath(path).suffix.lower() == ".canvas":  # before check_lines: a card is one line of JSON
         from ingest.canvas import parse_canvas
         return parse_canvas(path, text)
+    if suffix(path).lower() in PAGE_EXTENSIONS:  # before check_lines: MemoTrace's messages are one line of script
+        from ingest.wechat import is_memotrace_html, read_html
+        chat = read_html(path, text) if is_memotrace_html(text[:TELEGRAM_HEAD_CHARS]) else None
+        if chat is not None:  # MemoTrace's HTML export of a WeChat chat (ingest.wechat)
+            return chat
     check_lines(text)
     ext = suffix(path).lower()
     if ext == ".json":
@@ -111,9 +116,6 @@ def _parse_file(path: str, data: bytes) -> Document:
     if ext in PAGE_EXTENSIONS and is_page(text):
         from ingest.chat import is_telegram_html, parse_telegram_html
         chat = parse_telegram_html(path, text) if is_telegram_html(text[:TELEGRAM_HEAD_CHARS]) else None
-        if chat is None:  # MemoTrace's HTML export of a WeChat chat (ingest.wechat)
-            from ingest.wechat import read_html
-            chat = read_html(path, text)
         if chat is not None and chat.sections:  # Telegram's HTML export of a chat: its conversation
             return chat
         from ingest.webpage import parse_page

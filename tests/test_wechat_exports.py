@@ -94,3 +94,19 @@ def test_a_memotrace_html_export_is_read_as_its_conversation(tmp_path):
     (tmp_path / "王医生.html").write_text(MEMOTRACE_HTML, encoding="utf-8")
     assert [heading for heading, _, _ in chat_headings("王医生.html", tmp_path / "王医生.html")] == [
         "王医生 · 2026-11-28", "王医生 · 2026-11-29"]
+
+
+def test_a_memotrace_html_export_of_many_messages_is_read_though_they_are_one_line(tmp_path):
+    """MemoTrace writes a message's object with no line break after it: 6,000 messages are a line of over a million
+    characters, which skipped the page as 'a data dump, encoded blob or minified text, not prose'."""
+    one = (f"{{ type:1, text: '血压复查安排在下周三上午，请带上之前的化验单和用药记录，谢谢',is_send:0,"
+           f"avatar_path:'https://wx.qlogo.cn/mmhead/ver_1/0123456789abcdef0123456789abcdef/132',"
+           f"timestamp:{_stamp(2026, 11, 28, 15, 2, 11)},is_chatroom:0,displayname:'王医生'}},")
+    page = MEMOTRACE_HTML.replace("const chatMessages = [\n", "const chatMessages = [\n" + one * 6000)
+    assert max(len(line) for line in page.split("\n")) > 1_000_000
+    doc = parse_file("王医生.html", page.encode())
+    assert doc.meta["messages"] == 6004 and doc.meta["days"] == 2, doc.meta
+    from ingest.chat import chat_headings
+    (tmp_path / "王医生.html").write_text(page, encoding="utf-8")
+    assert [heading for heading, _, _ in chat_headings("王医生.html", tmp_path / "王医生.html")] == [
+        "王医生 · 2026-11-28", "王医生 · 2026-11-29"]
