@@ -168,8 +168,18 @@ def _one_name(person: tuple[str, ...]) -> bool:
         return False
     full = [len(word) > 1 and word not in _JOINING for word in person]
     end = next(i for i in range(at, len(person)) if person[i] not in _JOINING)  # the particles before the surname
-    after = GERMANIC_AFTER if _GERMANIC & set(person[at:end]) else ONE_NAME_AFTER
-    return sum(full[:at]) <= ONE_NAME_GIVEN and sum(full[at:]) <= after
+    germanic = bool(_GERMANIC & set(person[at:end])) or _dutch_de(person, at, end)
+    after = GERMANIC_AFTER if germanic else ONE_NAME_AFTER
+    given = sum(full[:at]) <= ONE_NAME_GIVEN or germanic and all(word in nicknames.DUTCH_GIVEN
+                                                                   for word in person[1:at - 1])
+    return given and sum(full[at:]) <= after
+
+
+def _dutch_de(person: tuple[str, ...], at: int, end: int) -> bool:
+    """Whether a lone 'de' (no 'la', 'los' … with it) is a Dutch one, a surname of one word after it: the word after
+    that surname is a given name (nicknames.given), so 'Jan de Vries Anna Lee' is Jan de Vries and Anna Lee, where
+    a Spanish 'de' stands before a given name and two surnames ('María de Lourdes García López')."""
+    return person[at:end] == ("de",) and end + 1 < len(person) and nicknames.given(person[end + 1])
 
 
 def _full_words(words: tuple[str, ...]) -> int:

@@ -81,3 +81,17 @@ SHORT_FORMS: dict[str, tuple[str, ...]] = {}
 for _nickname, _names in LONG_FORMS.items():
     for _name in _names:
         SHORT_FORMS[_name] = SHORT_FORMS.get(_name, ()) + (_nickname,)
+
+
+# the given names a Dutch or German record writes in full (Latin forms, a man's 'Maria'), of which three or more may
+# stand before 'van den': 'Johannes Hendrikus Maria van den Berg' is one person (search.query.authors._one_name)
+DUTCH_GIVEN = frozenset(
+    "johannes johann hendrik hendrikus cornelis cornelius willem wilhelmus nicolaas antonius jacobus petrus paulus "
+    "gerardus theodorus adrianus franciscus hubertus bernardus martinus lambertus josephus aloysius maria marie "
+    "johanna hendrika cornelia wilhelmina jacoba petronella catharina elisabeth geertruida christiaan".split())
+
+
+def given(word: str) -> bool:
+    """Whether ``word`` (folded) is a given name the tables here know: a nickname, a name one stands for, or a Dutch
+    or German given name written in full."""
+    return word in LONG_FORMS or word in SHORT_FORMS or word in DUTCH_GIVEN
