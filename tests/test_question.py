@@ -333,3 +333,16 @@ def test_a_chinese_recollection_finds_the_note_about_its_subject(immediate, tmp_
     assert [hit.path for hit in hits][:1] == ["检索.md"], [(h.path, h.score) for h in hits]
     notes = engine.search("有没有提到向量检索的笔记", mode="keyword").notes
     assert not [n for n in notes if n.startswith("no passage contains")], notes
+
+
+def test_by_and_a_name_after_any_word_is_a_writer_only_where_the_index_knows_it():
+    """'deployment by Robert Smith' kept 'by' as a word of the subject, and Robert Smith was read as no writer;
+    'by' and a capitalised name after any word are the writer's where the index knows the name ('sorted by Name'
+    is not), and outside a search they stay words."""
+    from search.query.question import writers, writers_known
+    assert content("deployment by Robert Smith") == "deployment by Robert Smith"
+    assert writers("sorted by Name") == []
+    with writers_known(lambda name: name == "Robert Smith"):
+        assert content("deployment by Robert Smith") == "deployment Robert Smith"
+        assert writers("deployment by Robert Smith")[:1] == ["Robert Smith"]
+        assert content("sorted by Name") == "sorted by Name" and writers("sorted by Name") == []

@@ -576,6 +576,9 @@ def theirs_first(read, query: str, ranked: list, mode: str, filters, notes: list
     author filter or a writer given as a Chinese surname and title (王医生) is said as who it was read as
     (``surname_read``)."""
     filter_read(read, filters, notes)
+    known = question.known_writers()
+    if filters.author and isinstance(known, KnownWriters):  # the filter's person: no word the passages lack
+        known.read_as |= set(name_words(filters.author))
     if mode == "semantic" or not ranked or filters.author or not question.writers(query):
         return ranked  # the authors are read only for a question naming a writer: a mail archive's heads are many
     catalog = read.catalog.load_authors(read.conn)

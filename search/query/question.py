@@ -34,6 +34,9 @@ FUNCTION = frozenset("about above across after against along among around before
                      "besides between beyond despite during except inside into near onto outside over past since "
                      "through throughout toward towards under underneath unlike until upon versus via within without "
                      "although because though unless whereas whether while".split())
+# The commonest English words that say nothing of what is sought: a query's 'by' that no passage of a small collection
+# writes was named as a missing word ('deploymnet by Robert Smith'); the spelling note names them only when quoted
+STOPWORDS = frozenset("a an the by from of to in on at for with and or as".split())
 GOES_ON = FRAMING | frozenset("to many much long often it they he she the a an this that these those there".split())
 
 CHINESE = (  # longest first: 怎么办 before 怎么
@@ -236,7 +239,9 @@ BY_SOMEONE = re.compile(
     r"(?:\s+(?:down|up))?(?:\s+(?:about|on|regarding|concerning))?\b"
     r"|\b(?:(?:the|a|any|all|some)\s+)?(?:notes?|papers?|posts?|articles?|pages?|entries|entry|anything|everything"
     rf"|something|stuff|things)\s+(?:written\s+|authored\s+|posted\s+)?by\s+(?P<c>{_ANY_NAME})"
-    r"(?:\s+(?:about|on|regarding|concerning)\b)?", re.IGNORECASE)
+    r"(?:\s+(?:about|on|regarding|concerning)\b)?"
+    # 'deployment by Robert Smith': after any word, a capitalised name the index knows as a writer (``_a_writer``)
+    rf"|\bby\s+(?P<d>{_NAME})(?![\w'’.-])", re.IGNORECASE)
 
 # The same in Chinese: 王建国发的邮件 (mail sent by 王建国), 王建国写的笔记 (notes written by), 王医生说的 (what 王医生
 # said), 李总发给我的邮件 (mail he sent me): a name, a verb of writing or saying, 的, and the kind of writing; 邮件 was
@@ -265,7 +270,9 @@ def writers(query: str) -> list[str]:
     letters may run into the subject's words."""
     found = []
     for match in BY_SOMEONE.finditer(WHEN_WRITTEN.sub(" ", query)):
-        words = (match["a"] or match["b"] or match["c"]).split()
+        if match["d"] and not _a_writer(match):  # 'sorted by Name': no writer the index knows
+            continue
+        words = _named(match).split()
         found += [" ".join(words[:n]) for n in range(len(words), 0, -1)]
     for match in BY_SOMEONE_ZH.finditer(query):
         found += _names_zh(match["z"])
@@ -307,16 +314,24 @@ def _a_writer(match: re.Match) -> bool:
     writer, and it was searched as 'category python'); before a verb, a name the index knows (``writers_known``); any
     name outside a search."""
     known = _KNOWN_WRITER.get()
-    if known is None or match["c"] and not match["c"][:1].islower():
+    if match["d"]:  # 'by Robert Smith' after any word ('sorted by Name'): only a writer the index knows
+        if known is None:
+            return False
+    elif known is None or match["c"] and not match["c"][:1].islower():
         return True
-    words = (match["a"] or match["b"] or match["c"]).split()
+    words = _named(match).split()
     return any(known(" ".join(words[:n])) for n in range(len(words), 0, -1))
+
+
+def _named(match: re.Match) -> str:
+    """The name BY_SOMEONE's ``match`` gives as the writer's."""
+    return match["a"] or match["b"] or match["c"] or match["d"]
 
 
 def _by_someone(text: str) -> str:
     """``text`` with BY_SOMEONE's framing left out, the name it holds kept; a verb after a name that is no writer
     (``_a_writer``) kept as well."""
-    return BY_SOMEONE.sub(lambda m: f" {m['a'] or m['b'] or m['c']} {m['when'] or ''} " if _a_writer(m)
+    return BY_SOMEONE.sub(lambda m: f" {_named(m)} {m['when'] or ''} " if _a_writer(m)
                           else m.group(0), text)
 
 

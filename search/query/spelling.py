@@ -41,7 +41,7 @@ from search.query.keyword import stemmable
 from search.query.passage_words import distance as _distance
 from search.query.passage_words import forms as _passage_forms
 from search.query.postings import COLUMNS, Postings, tokenize
-from search.query.question import FRAMING, FUNCTION, quoted_words
+from search.query.question import FRAMING, FUNCTION, STOPWORDS, quoted_words
 from search.query.term_counts import TermCounts, counted
 from search.query.text import (CJK_RANGES, CJK_RUN, KATAKANA_WORD, WORD, normalise, other_scripts, query_pieces,
                                simplified, split_scripts)
@@ -100,7 +100,8 @@ def note(conn, query: str, postings: Postings | None, mode: str, collection: str
         found = held if held is not None else held_forms(query, vocabulary.tokens_of, vocabulary.documents)
         absent = [w for w in absent if w.shown not in found]
     quoted = quoted_words(query) if quoted is None else quoted
-    framing = [w for w in absent if w.shown in FRAMING | FUNCTION and w.shown not in quoted]  # nothing to say
+    framing = [w for w in absent  # nothing to say
+               if w.shown in FRAMING | FUNCTION | STOPWORDS and w.shown not in quoted]
     missing = [part for w in words if w not in framing
                for part in ([w] if w in absent else _missing_parts(w, tokens, vocabulary))]
     if not missing:
