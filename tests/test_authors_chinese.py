@@ -63,6 +63,22 @@ def test_the_author_filter_reads_a_surname_and_title(engine):
     assert nobody.hits == [] and any("no file searched records that author" in n for n in nobody.notes)
 
 
+@pytest.mark.parametrize("recorded, found", [("王建国", True), ("王芳", True), ("Jianguo Wang", True), ("王", True),
+                                             ("李娜", False), ("汪建国", False), ("欧阳明", False)])
+def test_a_surname_alone_is_anyone_of_that_surname(recorded, found):
+    """author='王' found no one: no person's name is the one character, where a user means everyone surnamed 王."""
+    assert wrote(recorded, "王") is found, recorded
+
+
+def test_the_author_filter_reads_a_surname_alone(engine):
+    """search(author='王') found nothing and said no file records that author; it keeps 王建国's mail and 王芳's note
+    now, not 李娜's, and says it read 王 as a surname alone."""
+    answer = engine.search("预算", mode="keyword", filters=Filters(author="王"))
+    assert sorted(paths(answer)) == ["fang/预算.md", "mail/offer.eml"], (paths(answer), answer.notes)
+    said = [note for note in answer.notes if "surnamed 王 (a surname alone)" in note]
+    assert said and "王建国" in said[0] and "王芳" in said[0], answer.notes
+
+
 @pytest.mark.parametrize("query, searched, name", [
     ("王建国发的邮件", "王建国", "王建国"), ("王建国写的笔记", "王建国", "王建国"), ("王医生说的", "王医生", "王医生"),
     ("王建国写过的笔记", "王建国", "王建国"), ("李总发给我的邮件", "李总", "李总"),

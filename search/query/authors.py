@@ -605,9 +605,10 @@ SURNAME_NAMED = 10  # persons at most a surname read names (``surname_read``)
 
 
 def surname_read(known: list[str], name: str) -> str | None:
-    """The note for a name asked as a Chinese surname and a title (王医生, 老王: search.query.chinese_names): that
-    it was read as anyone of that surname, and who of ``known`` (the authors and senders recorded) that is; None
-    for any other name, or where no one recorded has that surname (the filter's own note says so)."""
+    """The note for a name asked as a Chinese surname and a title or alone (王医生, 老王, 王:
+    search.query.chinese_names): that it was read as anyone of that surname, and who of ``known`` (the authors and
+    senders recorded) that is; None for any other name, or where no one recorded has that surname (the filter's own
+    note says so)."""
     family = chinese_names.surname(name)
     if not family:
         return None
@@ -618,9 +619,10 @@ def surname_read(known: list[str], name: str) -> str | None:
         return None
     named = ", ".join(list(found)[:SURNAME_NAMED]) + (f" and {len(found) - SURNAME_NAMED} more"
                                                       if len(found) > SURNAME_NAMED else "")
+    how = "a surname alone" if family == "".join(name.split()) else "a surname and a title"
     if len(found) == 1:
-        return f"{name} is read as a person surnamed {family} (a surname and a title): {named}"
-    return (f"{name} is read as anyone surnamed {family} (a surname and a title): {len(found)} persons, {named}; "
+        return f"{name} is read as a person surnamed {family} ({how}): {named}"
+    return (f"{name} is read as anyone surnamed {family} ({how}): {len(found)} persons, {named}; "
             f"give a full name for one")
 
 

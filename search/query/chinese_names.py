@@ -1,7 +1,8 @@
 """A Chinese surname with a title or 老/小, as Chinese users name a person: 王医生, 李老师, 张总, 老王, 小王, 欧阳主任.
 
-Read as "a person of that surname" (search.query.authors.wrote): 王医生 is anyone recorded with the surname 王
-(王建国, 王芳), where it was one word no author holds, and ``author="王医生"`` found nothing for 王建国's mail. Only a
+Read as "a person of that surname" (search.query.authors.wrote), as a surname alone is (王): 王医生 is anyone
+recorded with the surname 王 (王建国, 王芳), where it was one word no author holds, and ``author="王医生"`` found
+nothing for 王建国's mail. Only a
 surname this module knows (the common ones and the two-character ones) with a title it knows, the whole name asked
 so: 老师 (teacher) is no 老 + 师, 王建国 no title, and a person recorded as 王医生 is still found as written.
 """
@@ -34,8 +35,12 @@ HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
 @lru_cache(maxsize=64)  # a name asked for, against thousands of authors
 def surname(name: str) -> str | None:
-    """The surname a name asked for gives with a title or 老/小 (王医生, 老王: 王); None for any other name."""
-    match = ADDRESSED.fullmatch("".join(name.split()))
+    """The surname a name asked for gives with a title or 老/小 (王医生, 老王: 王), or alone (王, 欧阳: author='王' found
+    no one, no person's name being the one character); None for any other name."""
+    whole = "".join(name.split())
+    if whole in SURNAMES or whole in COMPOUND:
+        return whole
+    match = ADDRESSED.fullmatch(whole)
     return match and (match["told"] or match["named"])
 
 
