@@ -114,7 +114,7 @@ QUESTIONS = [
     ("notes by me from March", "March", "hiring.md"),
     ("which notes did Anna write in March", "Anna in March", "anna-budget.md"),  # with March as the dates
     ("anything Ben Okafor wrote on costs", "anything Ben Okafor costs", "ben-budget.md"),
-    ("上周张伟写的预算笔记", "张伟 预算笔记", "zh/预算.md"),
+    ("上周张伟写的预算笔记", "张伟 预算", "zh/预算.md"),  # 笔记 the kind of writing, as in 张伟写的关于预算的笔记
     ("Annas Notizen von letzter Woche zum Budget", "Annas Notizen zum Budget", "anna-budget.md"),
 ]
 

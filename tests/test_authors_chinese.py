@@ -83,6 +83,7 @@ def test_the_author_filter_reads_a_surname_alone(engine):
     ("王建国发的邮件", "王建国", "王建国"), ("王建国写的笔记", "王建国", "王建国"), ("王医生说的", "王医生", "王医生"),
     ("王建国写过的笔记", "王建国", "王建国"), ("李总发给我的邮件", "李总", "李总"),
     ("王建国发的关于预算的邮件", "王建国 预算", "王建国"), ("帮我找王医生说的话", "帮我找王医生", "王医生"),
+    ("王建国发的预算邮件", "王建国 预算", "王建国"), ("王建国写的读书笔记", "王建国 读书", "王建国"),
 ])
 def test_chinese_question_forms_are_read_as_mail_or_notes_by(query, searched, name):
     """The verb, 的 and the kind of writing (邮件, 笔记, 话) are the question's framing, as 'mail from X' and 'notes
@@ -113,3 +114,11 @@ def test_a_chinese_question_puts_the_writers_mail_first(engine):
     doctor = engine.search("王医生说的预算", mode="keyword")
     assert sorted(paths(doctor)[:2]) == ["fang/预算.md", "mail/offer.eml"], paths(doctor)
     assert any("surnamed 王" in note for note in doctor.notes), doctor.notes
+
+
+def test_a_kind_of_writing_after_the_subject_is_no_word(engine):
+    """'王建国发的预算邮件' (his mail about the budget) kept 预算邮件 as words, 邮件 with them, where 'budget mail' and
+    王建国发的关于预算的邮件 leave the kind of writing out: his mail comes first and no note names 邮件."""
+    asked = engine.search("王建国发的预算邮件", mode="keyword")
+    assert paths(asked)[:1] == ["mail/offer.eml"], paths(asked)
+    assert not any("邮件" in note for note in asked.notes) and asked.unmatched == [], (asked.notes, asked.unmatched)

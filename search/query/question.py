@@ -249,7 +249,7 @@ BY_SOMEONE = re.compile(
 # Chinese just before the verb, read from its end (``writers``: 帮我找王医生 holds 王医生); a kind of writing the query
 # ends with after the subject goes too (王建国发的关于预算的邮件).
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_ZH_KIND = ("(?:邮件|郵件|电邮|電郵|信件|信(?!息)|笔记|筆記|文章|文档|文檔|消息|短信|帖子|话|話|内容|內容|东西|東西"
+_ZH_KIND = ("(?:电子邮件|電子郵件|邮件|郵件|电邮|電郵|信件|信(?!息)|笔记|筆記|文章|文档|文檔|消息|短信|帖子|话|話|内容|內容|东西|東西"
             "|记录|記錄|报告|報告)")
 # A verb that ends a word is no verb of the writer's: 开发的 (developed), 引发的 (caused by), 复发的 (relapsed), 小说的
 # (a novel's), 笔记的, 书记的 (a secretary's), 编写的, 演讲的, 前提的
@@ -261,6 +261,10 @@ BY_SOMEONE_ZH = re.compile(
     f"(?P<z>[{_HAN}]+?)(?:给|給|跟|对|對)?(?:我|我们|我們|大家)?{_ZH_SAID}(?:了|过|過)?"
     "(?:(?:给|給)(?:我们|我們|我|大家|你))?的" + f"{_ZH_KIND}?")
 _ZH_KIND_LAST = re.compile(f"的{_ZH_KIND}(?=[吗嗎呢吧]?[\\s？?。!！]*$)")
+# the kind of writing ending the query straight after its subject (王建国发的预算邮件: mail about the budget), as 'budget
+# mail' is; only a kind of two characters or more that names writing alone (not 话, 信, 内容: 电话, 微信, 工作内容)
+_ZH_KIND_ENDING = re.compile(f"(?<=[{_HAN}])\\s*(?:电子邮件|電子郵件|邮件|郵件|电邮|電郵|信件|笔记|筆記|文章|文档|文檔|短信|帖子"
+                             "|记录|記錄|报告|報告)(?=[吗嗎呢吧]?[\\s？?。!！]*$)")
 NAME_MOST = 5  # Chinese characters of a name read before a verb, its title with it (欧阳老师, 王总经理)
 
 
@@ -348,7 +352,7 @@ def _by_someone_zh(text: str) -> str:
         said.append(match)
         return f"{match['z']} "
     text = BY_SOMEONE_ZH.sub(out, text)
-    return _ZH_KIND_LAST.sub(" ", text) if said else text
+    return _ZH_KIND_ENDING.sub(" ", _ZH_KIND_LAST.sub(" ", text)) if said else text
 
 
 # A contraction of a framing word: 'what's', 'I'm', 'I've' were the words 's', 'm', 've' to keyword search; the
