@@ -20,6 +20,7 @@ def _mail(sender: str, address: str, subject: str, day: int, body: str) -> str:
 NOTES = {
     "fang/预算.md": "---\nauthor: 王芳\n---\n# 第二季度预算\n\n预算把市场费用挪到招聘，差旅减少三分之一。\n",
     "na/预算.md": "---\nauthor: 李娜\n---\n# 预算复核\n\n预算复核：云服务费用上涨，招聘冻结到五月。\n",
+    "wf/差旅.md": "---\nauthor: 汪芳\n---\n# 差旅\n\n差旅报销单已提交。\n",  # 汪芳, said as 王芳 is: Wang Fang
     # names 王建国 and 邮件 over and over, written by no one: a question naming the writer puts his mail above it
     "会议.md": "# 会议纪要\n\n王建国说预算要复核。王建国的预算意见在会上讨论，预算预算。\n",
 }
@@ -122,3 +123,16 @@ def test_a_kind_of_writing_after_the_subject_is_no_word(engine):
     asked = engine.search("王建国发的预算邮件", mode="keyword")
     assert paths(asked)[:1] == ["mail/offer.eml"], paths(asked)
     assert not any("邮件" in note for note in asked.notes) and asked.unmatched == [], (asked.notes, asked.unmatched)
+
+
+def test_a_pinyin_name_of_two_chinese_names_says_so(engine):
+    """author='Wang Fang' finds 王芳 and 汪芳 alike (pinyin does not tell 王 from 汪) and said nothing of it; the note
+    names both and asks for the name in Chinese, which finds one."""
+    answer = engine.search("差旅", mode="keyword", filters=Filters(author="Wang Fang"))
+    assert sorted(paths(answer)) == ["fang/预算.md", "wf/差旅.md"], paths(answer)
+    said = [note for note in answer.notes if "pinyin does not tell them apart" in note]
+    assert said and "王芳" in said[0] and "汪芳" in said[0], answer.notes
+    one = engine.search("差旅", mode="keyword", filters=Filters(author="汪芳"))
+    assert paths(one) == ["wf/差旅.md"] and not any("pinyin" in note for note in one.notes), one.notes
+    alone = engine.search("预算", mode="keyword", filters=Filters(author="Li Na"))
+    assert not any("pinyin does not tell" in note for note in alone.notes), alone.notes

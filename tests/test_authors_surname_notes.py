@@ -13,7 +13,8 @@ def test_list_files_and_similar_say_who_a_surname_and_title_was_read_as(sift_env
     root = write_tree(tmp_path / "n", {
         "a.md": "---\nauthor: 王建国\n---\n# 预算\n\n预算把市场费用挪到招聘。\n",
         "b.md": "---\nauthor: 王芳\n---\n# 预算复核\n\n预算复核：招聘冻结到五月。\n",
-        "c.md": "---\nauthor: 李娜\n---\n# 预算回复\n\n预算调整我同意，招聘照旧。\n"})
+        "c.md": "---\nauthor: 李娜\n---\n# 预算回复\n\n预算调整我同意，招聘照旧。\n",
+        "d.md": "---\nauthor: 汪芳\n---\n# 差旅\n\n差旅报销单已提交。\n"})
     ingest(root, "n")
     tools = Tools(Sift(load()))
     listed = tools.list_files(author="王医生").structured_content
@@ -27,3 +28,6 @@ def test_list_files_and_similar_say_who_a_surname_and_title_was_read_as(sift_env
     assert any("a person surnamed 李" in n and "李娜" in n for n in one["notes"]), one["notes"]
     full = tools.list_files(author="王建国").structured_content  # a full name: nothing to say
     assert [f["path"] for f in full["files"]] == ["n/a.md"] and not any("surnamed" in n for n in full.get("notes", []))
+    pinyin = tools.list_files(author="Wang Fang").structured_content  # 王芳 and 汪芳: pinyin cannot tell them apart
+    assert sorted(f["path"] for f in pinyin["files"]) == ["n/b.md", "n/d.md"], pinyin
+    assert any("pinyin does not tell them apart" in n and "汪芳" in n for n in pinyin["notes"]), pinyin["notes"]

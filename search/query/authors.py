@@ -631,15 +631,40 @@ def filter_read(read, filters, notes: list[str]) -> None:
     authors of the catalog ``read`` reads (search's, similar's)."""
     if filters is not None and filters.author and chinese_names.surname(filters.author):
         _noted(notes, surname_read(read.catalog.load_authors(read.conn).known_authors(), filters.author))
+    elif filters is not None and filters.author and _pinyin_name(filters.author):
+        _noted(notes, pinyin_read(read.catalog.load_authors(read.conn).known_authors(), filters.author))
+
+
+PINYIN_NAMED = 5  # names in Chinese at most a pinyin name's note names (``pinyin_read``)
+
+
+def _pinyin_name(name: str) -> bool:
+    """Whether a name asked for may be a Chinese name's pinyin ('Wang Wei', 'wangwei'): letters of two syllables or
+    more."""
+    return name.isascii() and len(pinyin.syllables("".join(name_words(name))) or ()) >= 2
+
+
+def pinyin_read(known: list[str], name: str) -> str | None:
+    """The note for a name asked in pinyin that finds several persons recorded in Chinese characters (王伟 and 汪伟 of
+    'Wang Wei': pinyin does not tell 王 from 汪), naming them; None where it finds one or none."""
+    words = _asked(name)
+    found = dict.fromkeys("".join(person) for author in known if not author.isascii()
+                          for person in persons(author) if pinyin.same_name(person, words))
+    if len(found) < 2:
+        return None
+    named = ", ".join(list(found)[:PINYIN_NAMED]) + (f" and {len(found) - PINYIN_NAMED} more"
+                                                     if len(found) > PINYIN_NAMED else "")
+    return (f"{name} is read as {len(found)} persons written in Chinese, {named}: pinyin does not tell them apart; "
+            f"give the name in Chinese for one")
 
 
 def files_by_read(conn, name: str) -> str | None:
-    """``surname_read`` for list_files' ``author``, of the persons ``files_by`` reads: list_files(author='王医生')
-    listed everyone surnamed 王 and did not say so, as search does."""
-    if not chinese_names.surname(name):
+    """``surname_read`` (or ``pinyin_read``) for list_files' ``author``, of the persons ``files_by`` reads:
+    list_files(author='王医生') listed everyone surnamed 王 and did not say so, as search does."""
+    if not chinese_names.surname(name) and not _pinyin_name(name):
         return None
-    return surname_read(list(dict.fromkeys([*(a for _, a in file_authors(conn)), *(s for _, s in mail_senders(conn))])),
-                        name)
+    known = list(dict.fromkeys([*(a for _, a in file_authors(conn)), *(s for _, s in mail_senders(conn))]))
+    return surname_read(known, name) if chinese_names.surname(name) else pinyin_read(known, name)
 
 
 def _noted(notes: list[str], said: str | None) -> None:
