@@ -619,7 +619,7 @@ def surname_read(known: list[str], name: str) -> str | None:
         return None
     named = ", ".join(list(found)[:SURNAME_NAMED]) + (f" and {len(found) - SURNAME_NAMED} more"
                                                       if len(found) > SURNAME_NAMED else "")
-    how = "a surname alone" if family == "".join(name.split()) else "a surname and a title"
+    how = ("a surname alone" if family == "".join(name.split()) else chinese_names.how_named(name))
     if len(found) == 1:
         return f"{name} is read as a person surnamed {family} ({how}): {named}"
     return (f"{name} is read as anyone surnamed {family} ({how}): {len(found)} persons, {named}; "

@@ -44,6 +44,14 @@ def surname(name: str) -> str | None:
     return match and (match["told"] or match["named"])
 
 
+def how_named(name: str) -> str:
+    """How a name ``surname`` reads gives the surname, in words: '老 and a surname' (老王), 'a surname and a title'
+    (王医生). 老王 was said to be read as 'a surname and a title', which it has none of."""
+    joined = "".join(name.split())
+    match = ADDRESSED.fullmatch(joined)
+    return f"{joined[0]} and a surname" if match and match["told"] else "a surname and a title"
+
+
 def of_surname(person: tuple[str, ...], family: str) -> bool:
     """Whether a person recorded (its words, as search.query.authors.persons gives them) is a Chinese name of the
     surname ``family`` (王建国, 王 建国 of 王): the surname and a given name of one or two characters, all Chinese; or
