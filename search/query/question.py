@@ -252,9 +252,11 @@ _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _ZH_KIND = ("(?:电子邮件|電子郵件|邮件|郵件|电邮|電郵|信件|信(?!息)|笔记|筆記|文章|文档|文檔|消息|短信|帖子|话|話|内容|內容|东西|東西"
             "|记录|記錄|报告|報告)")
 # A verb that ends a word is no verb of the writer's: 开发的 (developed), 引发的 (caused by), 复发的 (relapsed), 小说的
-# (a novel's), 笔记的, 书记的 (a secretary's), 编写的, 演讲的, 前提的
-_ZH_SAID = ("(?:发送|發送|转发|轉發|回复|回覆|(?<![开開研出引激触觸爆突散批颁頒揭分下印收复復诱誘并併蒸启啟沙头頭告打生进進])"
-            "(?:发|發)|寄|(?<![编編书書改缩縮描抄填大小撰速特听聽手])(?:写|寫)"
+# (a novel's), 笔记的, 书记的 (a secretary's), 编写的, 演讲的, 前提的; but after a title that ends with such a word's
+# first character it is the titled person's (王医生发的邮件, 李先生发的, 张秘书写的, 王同学说的: read as 生发, 书写, 学说)
+_ZH_TITLED = "(?<=医生|醫生|先生|秘书|秘書|同学|同學)(?:发|發|写|寫|说|說|记|記)"
+_ZH_SAID = (f"(?:{_ZH_TITLED}|发送|發送|转发|轉發|回复|回覆"
+            "|(?<![开開研出引激触觸爆突散批颁頒揭分下印收复復诱誘并併蒸启啟沙头頭告打生进進])(?:发|發)|寄|(?<![编編书書改缩縮描抄填大小撰速特听聽手])(?:写|寫)"
             "|(?<![小传傳据據听聽解学學演虽雖再游遊胡])(?:说|說)|(?<![演开開主宣])(?:讲|講)"
             "|(?<![日笔筆登标標忘牢印惦速杂雜游遊传傳札书書])(?:记|記)|(?<![前大手])提)")
 NAME_MOST = 5  # Chinese characters of a name read before a verb, its title with it (欧阳老师, 王总经理)
