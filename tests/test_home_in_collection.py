@@ -21,7 +21,9 @@ from search.index import db, file_reads
 from tests.conftest import REPO, Consumer, ingest, write_tree
 from tests.test_freshness import NOTES, _poll
 
-QUIET_SECONDS = 12.0  # how long the collection is watched with no edit: several of the watcher's bursts
+WATCH_QUIET_MS = 250  # the watcher's pace (SIFT_FAULT_WATCH_QUIET_MS): a burst ends after 0.25 s of quiet, not 1 s
+# how long the collection is watched with no edit: as many of the watcher's bursts and ticks as 12 s at its own pace
+QUIET_SECONDS = 12 * WATCH_QUIET_MS / 1000
 
 
 @pytest.mark.slow
@@ -37,7 +39,8 @@ def test_a_home_inside_the_collection_makes_no_scans_of_its_own_writes(sift_env,
     consumer = Consumer(env, 2, tmp_path / "consumer.log")
     log_path = tmp_path / "watcher.log"
     with open(log_path, "ab") as log:
-        watcher = subprocess.Popen([sys.executable, "-m", "workers.watch"], cwd=REPO, env=env, stdout=log,
+        watcher = subprocess.Popen([sys.executable, "-m", "workers.watch"], cwd=REPO, stdout=log,
+                                   env=dict(env, SIFT_FAULT_WATCH_QUIET_MS=str(WATCH_QUIET_MS)),
                                    stderr=subprocess.STDOUT, start_new_session=True)
     processes = {"consumer": consumer.proc, "watcher": watcher}
     try:

@@ -42,9 +42,11 @@ from search.settings import add_home_flag, use_flags
 from workers import refusal
 
 log = logging.getLogger("sift.watch")
-QUIET_MS = 1000  # a burst ends after this much quiet ...
-MAX_MS = 5000  # ... or after this long, whichever comes first
-TICK_MS = 1000  # how often the loop wakes: to ask again for scans that had to wait, to check the roots
+# Test hook (tests/test_home_in_collection.py): SIFT_FAULT_WATCH_QUIET_MS=ms paces the three below from that quiet,
+# not 1,000 ms, so a test that watches for scans that must not come watches as many bursts in a fraction of the time
+QUIET_MS = int(os.environ.get("SIFT_FAULT_WATCH_QUIET_MS") or 1000)  # a burst ends after this much quiet ...
+MAX_MS = 5 * QUIET_MS  # ... or after this long, whichever comes first
+TICK_MS = QUIET_MS  # how often the loop wakes: to ask again for scans that had to wait, to check the roots
 REFRESH_SECONDS = 10.0  # how often the collections table is re-read
 QUEUE_LIMIT = Path("/proc/sys/fs/inotify/max_queued_events")  # Linux: the events one inotify instance holds unread
 
