@@ -16,12 +16,13 @@ TEXT_PDFS = ["en/google-doc-document.pdf", "en/multicolumn.pdf", "de/GeoTopo-kom
              "en/GeoBase_NHNC1_Data_Model_UML_EN.pdf", "en/Seige_of_Vicksburg_Sample_OCR.pdf"]
 
 
-@pytest.mark.slow  # embeds every page of the shared PDFs (a 100-page one among them): minutes
+@pytest.mark.slow  # reads every page of the shared PDFs (a 100-page one among them), keyword-only
 def test_text_pdfs_get_pages_and_problem_files_get_reasons(immediate, sift_env, tmp_path, monkeypatch):
     from workers import runtime
     # every PDF in this build: GeoTopo (over 100 pages) would be embedded in the background, and in immediate mode
     # the scan its job queues finds this build under way and is put off (a consumer's periodic task runs it)
     monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "0")
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")  # pages and reasons are the point, not vectors
     runtime.reset()
     source = need_data("pdf")
     root = tmp_path / "pdf"
