@@ -849,15 +849,13 @@ def _broken_front_matter(lines: list[str]) -> int:
     return 0
 
 
-LENIENT_KEYS = {"title", "tags", "tag", "aliases", "alias"}
-
-
 def _lenient_meta(lines: list[str]) -> dict:
-    """The title, tags and aliases of front matter that is no YAML (_broken_front_matter): each top-level key with
-    the lines under it ('tags:' over '  - a') read as YAML alone, and a one-line title, tag or alias that is still
-    no YAML ('title: Meeting: Q3 planning', a ': ' in it) read as the text after its key. The other keys are left
-    (their text is still found: the block is the note's first passage). A block refused as YAML front matter is
-    (over FRONT_MATTER_CHARS, or flow collections nested past FLOW_DEPTH) gives none."""
+    """The metadata of front matter that is no YAML (_broken_front_matter), as valid front matter gives it (title,
+    date, tags, aliases, author, in any case: 'Title:'): each top-level key with the lines under it ('tags:' over
+    '  - a') read as YAML alone; a one-line value that is still no YAML ('title: Meeting: Q3 planning', a ': ' in
+    it) as the text after its key, and a list still none as its items, each read alone ('- Planning: Q3: kickoff'
+    as its text). The block is the note's first passage still. A block refused as YAML front matter is (over
+    FRONT_MATTER_CHARS, or flow collections nested past FLOW_DEPTH) gives none."""
     if sum(len(line) + 1 for line in lines) > FRONT_MATTER_CHARS or _flow_too_deep("\n".join(lines)):
         return {}
     entries: list[list[str]] = []
@@ -870,15 +868,22 @@ def _lenient_meta(lines: list[str]) -> dict:
             entries.append([])  # a line that is neither: what follows it is no key's value
     data: dict = {}
     for entry in entries:
-        if not entry or entry[0].split(":", 1)[0].strip().lower() not in LENIENT_KEYS:
+        if not entry:
             continue
         value = _yaml("\n".join(entry))
-        if not isinstance(value, dict) and len(entry) == 1:
+        if not isinstance(value, dict):
             key, text = entry[0].split(":", 1)
-            value = {key.strip(): text.strip()}
-        if isinstance(value, dict):
-            data.update(_commented_tags(value, entry) if "#" in "".join(entry) else value)
+            items = [_lenient_item(line) for line in entry[1:] if line.strip()[:1] == "-"]
+            value = {key.strip(): items if items and not text.strip() else text.strip()}
+        data.update(_commented_tags(value, entry) if "#" in "".join(entry) else value)
     return _clean_meta(data) if data else {}
+
+
+def _lenient_item(line: str):
+    """A list item's value ('  - Q3 meeting') read as YAML alone, else as its text."""
+    text = line.strip()[1:].strip()
+    value = _yaml(text)
+    return value if isinstance(value, SCALARS) or isinstance(value, dict) else text
 
 
 # Of '[' and '{' open at once in front matter, at most this many: PyYAML scans a deeper flow collection in time
@@ -920,8 +925,8 @@ def _clean_meta(data: dict) -> dict:
     """Scalars only: str() of a nested value made of YAML aliases can be exponentially long."""
     meta: dict = {}
     named = {str(key).strip().lower(): value for key, value in reversed(data.items())}  # 'Date:', 'Created:' too
-    for key in ("title", "date", "created", "updated", "modified"):
-        value = data.get(key, named.get(key) if key in DATE_KEYS else None)
+    for key in ("title", "date", "created", "updated", "modified"):  # any case: 'Title:' too
+        value = data.get(key, named.get(key))
         if key in DATE_KEYS and not _is_date(value):  # a blog post's 'published:', Obsidian's 'created_at:' …
             value = next((named[other] for other in DATE_KEYS[key] if _is_date(named.get(other))), value)
         if isinstance(value, SCALARS) and value != "":
@@ -930,8 +935,9 @@ def _clean_meta(data: dict) -> dict:
         value = _list_values(data, named, key)
         if isinstance(value, str):
             value = _split(value, key)
-        if isinstance(value, list):
-            items = [_meta_text(v) for v in value if isinstance(v, SCALARS)]
+        if isinstance(value, list):  # an alias written '- Planning: Q3' is a mapping to YAML: the text meant
+            items = [_meta_text(v) for v in (_as_written(v) if key == "aliases" else v for v in value)
+                     if isinstance(v, SCALARS)]
             if key == "tags":  # 'tags: ["#a", "#b"]': the tag is 'a', as Obsidian lists it and an inline #a is kept
                 items = [tag for tag in (item.strip().lstrip("#") for item in items) if tag]
             meta[key] = list(dict.fromkeys(items))[:META_ITEMS]
@@ -939,6 +945,15 @@ def _clean_meta(data: dict) -> dict:
     if author:
         meta["author"] = author
     return meta
+
+
+def _as_written(value):
+    """A list item YAML read as a mapping of one key to a scalar ('- Planning: Q3') as the text written; else as it is."""
+    if isinstance(value, dict) and len(value) == 1:
+        [(key, item)] = value.items()
+        if isinstance(key, SCALARS) and isinstance(item, SCALARS):
+            return f"{key}: {item}"
+    return value
 
 
 def _author(named: dict) -> str:

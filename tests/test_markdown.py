@@ -91,6 +91,41 @@ def test_front_matter_that_does_not_parse_still_gives_the_title_tags_and_aliases
     assert flow.meta["tags"] == ["work", "planning"]
 
 
+BROKEN_MEETING = ("---\nTitle: Meeting: Q3 planning\nAliases:\n  - Planning: Q3\n  - Roadmap: Q3: kickoff\n"
+                  "Tags: [work, planning]\nDate: 2024-03-14\n---\n\nAgenda: the budget and the hiring plan.\n")
+
+
+def test_front_matter_that_does_not_parse_gives_what_its_lines_obviously_mean():
+    """Broken front matter read line by line read only lower-case 'title:', 'tags:' and 'aliases:' of scalars: with
+    'Title:' the note was titled by its file name, its date was none, and an alias written '- Planning: Q3' (a
+    mapping to YAML) was dropped. Now its keys are read as valid front matter's are, in any case ('Title:' is
+    the title there too), and an alias item of 'key: value' is the text written."""
+    doc = parse_markdown("q3.md", BROKEN_MEETING)
+    assert doc.title == "Meeting: Q3 planning", doc.meta
+    assert doc.meta["aliases"] == ["Planning: Q3", "Roadmap: Q3: kickoff"] and doc.meta["tags"] == ["work", "planning"]
+    assert doc.meta["date"] == "2024-03-14"
+    valid = parse_markdown("q3.md", "---\nTitle: Q3 planning\naliases:\n  - Planning: Q3\n---\nAgenda\n")
+    assert valid.title == "Q3 planning" and valid.meta["aliases"] == ["Planning: Q3"], valid.meta
+
+
+def test_search_and_list_files_see_broken_front_matters_title_tags_and_date(immediate, tmp_path, monkeypatch):
+    """As an assistant meets such a note: search shows it under its title, list_files finds it by its tag and by
+    the day its front matter gives (it listed by none of them: the note had no tag and no date of its own)."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    from tests.conftest import ingest, write_tree
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "notes", {"q3.md": BROKEN_MEETING, "other.md": "# Other\n\nThe budget, later.\n"})
+    assert ingest(root, "notes")["published"]["failures"] == []
+    tools = Tools(Sift(load()))
+    found = tools.search(query="agenda budget hiring", mode="keyword").structured_content["results"]
+    assert (found[0]["path"], found[0]["title"]) == ("notes/q3.md", "Meeting: Q3 planning"), found
+    tagged = tools.list_files(tags=["planning"]).structured_content["files"]
+    dated = tools.list_files(date_after="2024-03-14", date_before="2024-03-15").structured_content["files"]
+    assert [f["path"] for f in tagged] == [f["path"] for f in dated] == ["notes/q3.md"], (tagged, dated)
+
+
 @pytest.mark.timeout(120)
 def test_front_matter_too_long_to_be_metadata_is_read_as_text():
     """PyYAML builds front matter at about 20 s and 200 MB per MB here: a note whose YAML block held a data dump
