@@ -367,12 +367,14 @@ def _complete(tokens: list, body: list[str], first: int, unsure: int, trust: boo
     """(tokens, lines) of a piece that are surely whole: everything before the last block that a
     piece starting on its first line would read the same way. That is a block at the top, or inside
     block quotes only, or an item of a list there, whose line a piece would start in those same
-    block quotes and lists (_opened_by), and that starts before the unsure line (_math_block). With
+    block quotes and lists (_opened_by), and that starts before the unsure line (_math_block), not inside a
+    callout's quote nor at a line a piece would read as a callout's first (_read_tokens heads the lines so). With
     ``trust`` (a piece already GROWTH times its size) and more than UNSURE_CUTS such blocks (a long quote
     no line of which a piece could start the same way, such as one whose lines are all '\t> ...'), the
     last one is taken unchecked: the piece may read it otherwise than the whole note, but it stops
     growing. A short note never gets there, so reading one in tiny pieces stays exact."""
-    cuts, open_blocks = [], []  # cuts: (token index, its first line in the piece, the blocks around it)
+    cuts, open_blocks = [], []  # cuts: (token index, its first line in the piece, the blocks around it, callout)
+    callout = False  # the block quote at the top being read is a callout (_callout_title)
     for index, token in enumerate(tokens):
         if token.nesting < 0:
             open_blocks.pop()
@@ -381,12 +383,23 @@ def _complete(tokens: list, body: list[str], first: int, unsure: int, trust: boo
             outer = open_blocks[:-1] if token.type == "list_item_open" and open_blocks and \
                 open_blocks[-1] in ("bullet_list_open", "ordered_list_open") else open_blocks
             if all(kind == "blockquote_open" for kind in outer):
-                cuts.append((index, token.map[0], list(open_blocks)))
+                # a callout's quote is not cut (the piece after it read its lines under no heading), nor a quote
+                # at a line a piece would read as a callout's first ('> [!tip]' under '> ---')
+                split = bool(open_blocks) and open_blocks[0] == "blockquote_open" and \
+                    (callout or "[!" in body[first + token.map[0]])
+                cuts.append((index, token.map[0], list(open_blocks), split))
+        if token.type == "blockquote_open" and not open_blocks:
+            callout = index + 2 < len(tokens) and tokens[index + 1].type == "paragraph_open" and \
+                _callout_title(tokens[index + 2].content) is not None
         if token.nesting > 0:
             open_blocks.append(token.type)
     checks = CUT_CHECKS  # each check parses a line: not every line of a long quote
-    for index, line, around in reversed(cuts):
-        if not around or (trust and len(cuts) > UNSURE_CUTS):
+    for index, line, around, split in reversed(cuts):
+        if trust and len(cuts) > UNSURE_CUTS:
+            return index, line
+        if split:
+            continue
+        if not around:
             return index, line
         if checks > 0 and _opened_by(body, first + line) == around + _opens(tokens, index, line):
             return index, line

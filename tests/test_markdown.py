@@ -256,7 +256,8 @@ LINE_KINDS = ["", "", "text [a link](to/a.md) here", "# Top", "## Second", "Sete
               "$$", "$$ x $$", "a = b $$", "    indented code", "<div>", "</div>", "| a | b |", "|---|---|",
               "| 1 | 2 |", "  ## in an item", "lazy line", "* * *", "`code [x](y.md)`", "![img](p.png)",
               "> > nested quote", ">   - deeper item", "> ```", "> $$", "> 1. [n](n.md)", ">", "> | a |", "> |---|",
-              "[by reference][r]", "[r]: ref.md", "| [cell][r] | 2 |"]
+              "[by reference][r]", "[r]: ref.md", "| [cell][r] | 2 |", "> [!note] Owner", "> [!tip]", "> > [!quote] x",
+              "> Dana"]
 
 
 def parsed_in_pieces(note: str, piece: int):
@@ -399,6 +400,20 @@ def test_a_callout_in_a_list_item_heads_its_lines_as_one_at_the_top_does():
     assert outline(parse_markdown("Phoenix.md", PHOENIX, fast_lists=False)) == outline(doc)
     for piece in range(1, 120, 9):
         assert outline(parsed_in_pieces(PHOENIX, piece)) == outline(doc), piece
+
+
+def test_a_callouts_quote_cut_into_pieces_reads_as_the_whole_note_does():
+    """A note is parsed in pieces of 256 KB, and a piece could start inside a callout's quote (at a nested quote
+    whose paragraph goes on lazily, '> > [!quote] x' over '> Dana', or anywhere in it): the lines after the cut
+    were under no heading, the callout's ending there; a cut at a line reading as a callout's first ('> [!tip]'
+    under '> ---') made one the whole note has not. Such a quote is not cut now."""
+    notes = [PHOENIX + "> Dana\n> > more\n> lazy\n>\n> after\n",
+             "> [!note] Owner\n> Dana\n>\n> more\n>\n> more2\n> - item\n> - item2\n",
+             "> ---\n> [!tip]\n> a\n", "> [r]: x.md\n> [!note] T\n", "- item\n  > [!tip] T\n  > a\n  >\n  > b\n"]
+    for note in notes:
+        whole = outline(parse_markdown("n.md", note))
+        for piece in range(1, len(note) + 2, 2):
+            assert outline(parsed_in_pieces(note, piece)) == whole, (note, piece)
 
 
 def calls(function, run) -> int:
