@@ -14,6 +14,10 @@ refuses lines over a million characters before parsing).
 
     .venv/bin/python bench/markdown.py [--sizes 1 5 20] [--patterns brackets lists ...]
 
+``--before CHECKOUT`` with the patterns: the median CPU seconds per MB of ``--repeats`` parses by each checkout.
+
+    .venv/bin/python bench/markdown.py --sizes 1 5 --patterns quoted-math --repeats 3 --before /tmp/base
+
 ``--outliner`` measures outliners' pages instead (a Logseq page of 100,000 blocks each with its ``id::`` line, a
 Logseq journal of nested blocks with links, tags, tasks and properties, the same with a code block in every 25th
 block, a journal with a [text](target) link in every block, the same with code in most links' text, an Obsidian list
@@ -74,6 +78,7 @@ PATTERNS = {
     "long-list": repeat("- item [link](a.md)\n"),
     "quoted-list": repeat("> - item [link](a.md)\n"),
     "headings": repeat("# Heading\n\ntext under it\n\n## Sub\n"),
+    "short-lines": repeat("text\nmore a\n"),  # one paragraph of short lines
     "unclosed-math": repeat("$$ x = y\n"),
     "quoted-math": lambda size: repeat("> text\n> $$ a\n")(size) + "\n$$\n",  # closed below the quote: text
     "fence-runs": repeat("```\n"),
@@ -288,8 +293,9 @@ def main() -> None:
     parser.add_argument("--outliner", action="store_true", help="outliners' pages, with the fast path and without")
     parser.add_argument("--runs", type=int, default=5, help="with --outliner: the median of this many runs")
     parser.add_argument("--megabytes", type=float, default=5.8, help="with --outliner: each page's size")
-    parser.add_argument("--before", help="with --outliner: another checkout (the code before a change), whose "
-                        "fast path is timed in the middle column instead of links by markdown-it")
+    parser.add_argument("--before", help="another checkout (the code before a change): with --outliner its fast path "
+                        "is timed in the middle column instead of links by markdown-it; with --patterns, the median "
+                        "of --repeats runs by each checkout, in turn, and the ratio")
     parser.add_argument("--pages", nargs="+", choices=sorted(OUTLINERS), default=list(OUTLINERS),
                         help="with --outliner: these pages only")
     parser.add_argument("--folder", help="every .md file under this folder, parsed in a fresh process per run")
@@ -308,6 +314,9 @@ def main() -> None:
     if args.outliner:
         outliners(args.runs, args.megabytes, args.before, args.pages)
         return
+    if args.before:
+        before_after(args.patterns, args.sizes, args.repeats, args.before)
+        return
     sizes = " | ".join(f"{s:g} MB: CPU s/MB (peak MB)" for s in args.sizes)
     print(f"{'pattern':<18} | {sizes} | largest/smallest s/MB")
     for pattern in args.patterns:
@@ -319,6 +328,22 @@ def main() -> None:
             cells.append(f"{seconds / size:7.3f} ({peak:5.0f})")
         ratio = per_mb[-1] / per_mb[0] if per_mb[0] else float("nan")
         print(f"{pattern:<18} | " + " | ".join(f"{c:<22}" for c in cells) + f" | {ratio:.2f}", flush=True)
+
+
+def before_after(patterns: list[str], sizes: list[float], repeats: int, before: str) -> None:
+    """Each pattern at each size parsed ``repeats`` times by this checkout and by ``before``'s, in turn, each in a
+    fresh process: the median CPU seconds per MB of each, and the ratio."""
+    print(f"{'pattern':<18} | " + " | ".join(f"{s:g} MB: CPU s/MB before → now (ratio)" for s in sizes))
+    for pattern in patterns:
+        cells = []
+        for size in sizes:
+            timed: dict[str, list[float]] = {"before": [], "now": []}
+            for _ in range(repeats):
+                timed["before"].append(parse_once(pattern, size, repo=before)[0])
+                timed["now"].append(parse_once(pattern, size)[0])
+            old, new = (statistics.median(timed[way]) / size for way in ("before", "now"))
+            cells.append(f"{old:6.3f} → {new:6.3f} ({old / new:.2f}x)")
+        print(f"{pattern:<18} | " + " | ".join(f"{c:<32}" for c in cells), flush=True)
 
 
 def parse_once(pattern: str, size: float, way: str = "fast", repo: str = str(REPO)) -> tuple[float, float]:

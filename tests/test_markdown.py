@@ -566,3 +566,36 @@ def test_a_note_opening_with_a_rule_keeps_its_headings_down_to_the_next_rule():
     doc = parse_markdown("agenda.md", note)
     assert [s.heading_path for s in doc.sections] == [[], ["Agenda"], ["Agenda", "Notes"], ["Later"]]
     assert doc.meta["links"] == ["plan.md"] and doc.meta["tags"] == ["work"]
+
+
+LINE_STARTS = ["", " ", "  ", "    ", "\t", "> ", ">", "- ", "* ", "+ ", "1. ", "2) ", "# ", "## ", "---", "***", "___",
+               "```", "~~~", "$$", "<div>", "<!-- ", "[a]: x.md", "| a | b |", "|---|---|", "-|-", ":-:", "=== ",
+               "text ", "a | b", "12", "#x", "<", "[", "$"]
+
+
+def _tokens(md, text: str) -> list:
+    lines = text.split("\n")
+    env = {"math_close": markdown._math_closes(lines), "lines": len(lines), "first": 0, "unsure": len(lines)}
+    return [(t.type, t.map, t.level, t.content, t.markup) for t in md.parse(text, env)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(LINE_STARTS), st.sampled_from(LINE_STARTS), st.sampled_from(["", "x", "a b"])),
+                max_size=14))
+def test_block_rules_called_only_on_lines_they_can_start_read_as_markdown_it_reads(lines):
+    """The parser calls a block rule only on a line starting with a character it can start on (markdown._gated):
+    the note reads as with every rule asked at every line."""
+    text = "\n".join(a + b + c for a, b, c in lines)
+    assert _tokens(markdown.parser(), text) == _tokens(markdown._new_parser(gated=False), text), text
+
+
+def test_a_long_paragraph_does_not_ask_every_block_rule_at_every_line(caplog):
+    """Each line of a paragraph (of a quote's too: '> $$' lines closed below it, 2.3–2.7 s per MB) was asked of
+    every block rule, whether it starts a block ending the paragraph (markdown-it logs each rule it enters): now only
+    of the rules its first character may start."""
+    import logging
+    note = "> text\n> $$ a\n" * 200 + "\n$$\n" + "plain line\n" * 200
+    with caplog.at_level(logging.DEBUG, logger="markdown_it"):
+        doc = parse_markdown("n.md", note)
+    entered = [r.getMessage().split(":")[0] for r in caplog.records if r.getMessage().startswith("entering ")]
+    assert len(doc.sections) == 1 and len(entered) < 50, (len(entered), sorted(set(entered)))
