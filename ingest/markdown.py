@@ -1175,7 +1175,9 @@ def _links(wiki: list[str], destinations: list[str]) -> list[str]:
 
 def wiki_links(text: str) -> list[str]:
     """Targets of ``[[target#heading|label]]``: what the pattern
-    ``\\[\\[([^\\]|#]+)(?:#[^\\]|]*)?(?:\\|[^\\]]*)?\\]\\]`` finds, found from each ``]]`` backwards."""
+    ``\\[\\[([^\\]|#]+)(?:#[^\\]|]*)?(?:\\|[^\\]]*)?\\]\\]`` finds, found from each ``]]`` backwards. A '|' escaped
+    ('[[Garden Shed\\|the shed]]', as Obsidian writes a link with a label in a table) ends the target as one unescaped
+    does: the link was to 'Garden Shed\\'."""
     targets, after = [], 0  # after: where the previous ']]' ended
     for close in WIKI_CLOSE.finditer(text):
         end = close.start()
@@ -1185,5 +1187,5 @@ def wiki_links(text: str) -> list[str]:
             start = text.find("[[", start + 1, end)
         after = close.end()
         if start >= 0:
-            targets.append(re.split(r"[|#]", text[start + 2:end], maxsplit=1)[0].strip())
+            targets.append(re.split(r"\\?[|#]", text[start + 2:end], maxsplit=1)[0].strip())
     return targets

@@ -599,3 +599,11 @@ def test_a_long_paragraph_does_not_ask_every_block_rule_at_every_line(caplog):
         doc = parse_markdown("n.md", note)
     entered = [r.getMessage().split(":")[0] for r in caplog.records if r.getMessage().startswith("entering ")]
     assert len(doc.sections) == 1 and len(entered) < 50, (len(entered), sorted(set(entered)))
+
+
+def test_a_wiki_link_with_its_bar_escaped_in_a_table_names_its_note():
+    """Obsidian writes a labelled wiki link in a table with its '|' escaped ('[[Garden Shed\\|the shed]]': a bare one
+    would end the cell); the link was to 'Garden Shed\\', a note no file is, and the note was not among the shed's
+    linking notes."""
+    note = "| what | where |\n|---|---|\n| roof | [[Garden Shed\\|the shed]], [[Tools#Saws\\|saws]] |\n"
+    assert parse_markdown("n.md", note).meta["wiki_links"] == ["Garden Shed", "Tools"]
