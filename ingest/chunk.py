@@ -359,10 +359,14 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # Meeting: Q3 planning' titled the note by its file name), in every passage's title column.
 # 31: MemoTrace's HTML export of a WeChat chat is a conversation, read from its page's script (ingest.wechat.read_html),
 # where it was a web page of its template's error text; a MemoTrace CSV's reply (Type 49, SubType 57) is a message,
-# '王医生: [回复]', where the row was left out (its words are in a column the CSV does not write); a zipped chat in GBK
-# is read (ingest.chat, ingest.decode.head_text); a line '磁盘写入: …' below a wrapped Chinese line is joined to it
-# unless the text is a chat's (a time, a speaker's two lines, a message ended), where a first line '注意: …' made it
-# one (search.query.text).
+# '王医生: [回复]', where the row was left out (its words are in a column the CSV does not write); a zipped chat in GBK is
+# read (ingest.chat, ingest.decode.head_text); a line '磁盘写入: …' below a wrapped Chinese line is joined to it unless the
+# text is a chat's (a time, a speaker's two lines, a message ended), where a first line '注意: …' made it one
+# (search.query.text). Front matter's 'Title:' (any case) is the note's title, and an alias written '- Planning: Q3' (a
+# mapping to YAML) the alias 'Planning: Q3', where both were dropped; front matter that is no YAML gives every key valid
+# front matter gives (its date, author, 'Title:'), a list item that is no YAML as its text (ingest.markdown). A wiki
+# link in a table with its '|' escaped ('[[Garden Shed\|the shed]]', as Obsidian writes it there) links to 'Garden
+# Shed', not 'Garden Shed\'.
 VERSION = 31
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
