@@ -24,7 +24,7 @@ from typing import Callable
 from search.index import chunk_reads, collection_reads, db, keyword_reads, link_reads, schema
 from search.model.info import ModelError
 from search.query import answer_notes, authors, bibliography, citekeys, footnotes, fusion, keyword, mail_threads, \
-    passage_words, pinyin, question, reordering, results_page, spelling, symbols, tags, worded_names
+    passage_words, pinyin, question, references, reordering, results_page, spelling, symbols, tags, worded_names
 from search.query.answer import Answer, Hit, SearchError, took_ms
 from search.query.answer_notes import CJK_WORDS, NOTHING_PUBLISHED, NOTHING_REGISTERED, filter_notes, no_terms, note
 from search.query.catalog import Catalog
@@ -375,8 +375,8 @@ class Engine:
         pieces = query_pieces(query)
         terms = list(dict.fromkeys(t for _, its in pieces for t in its))[:keyword.MAX_TERMS]
         tokens = postings.tokens(conn, terms) if postings is not None else tokenize(conn, terms)
-        if any(len(t) > 1 for t in tokens):
-            return []  # a word FTS5 splits in two is searched as a phrase, whose count is not a term's
+        if any(len(t) > 1 for t in tokens) or references.phrases(question.content(query)):
+            return []  # a word FTS5 splits in two, or a reference, is searched as a phrase, whose count is not a term's
         if postings is not None:
             total, documents = postings.rows.count, postings.documents
         else:
@@ -445,6 +445,7 @@ class Engine:
             words += [form for forms in [*held.values(), *swapped.values()] for form in forms]
             found = keyword.distinct_forms(words, postings.tokens(conn, words), set(written_words(content)))
             terms = [t[0] if len(t) == 1 else Phrase(w) for w, t in found if t]
+            terms += [Phrase(p) for p in references.phrases(content)]  # '12.3(b)' as written too
             return postings.search(terms, depth, filters, conn)
         key = tuple(sorted(state["generations"].items()))
         content = question.content(query)

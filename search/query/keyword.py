@@ -16,7 +16,7 @@ import unicodedata
 from typing import Callable
 
 from search.index import chunk_reads, keyword_reads
-from search.query import compound_heads, question, run_together
+from search.query import compound_heads, question, references, run_together
 from search.query.filters import Filters
 from search.query.inflection import GUESSED, compound_parts, compounds, latin_forms, query_languages
 from search.query.postings import COLUMNS, tokenize
@@ -64,6 +64,7 @@ def match_expression(conn: sqlite3.Connection, query: str, total_chunks: int,
     if len(terms) > 2 and total_chunks:
         common = _common(conn, words, total_chunks)
         terms = [t for w, t in zip(words, terms) if w not in common]
+    terms += ['"' + p.replace('"', '""') + '"' for p in references.phrases(query)]  # '12.3(b)' as written too
     return " OR ".join(terms)
 
 

@@ -1,0 +1,30 @@
+"""References a query writes as one thing: a clause number ('12.3(b)', '13.2.3'), a statute's paragraph ('§ 5 Abs. 2',
+'Art. 6 Abs. 1 lit. f'), a file number ('VI ZR 123/19', '312 O 45/26'), a neutral citation ('[2019] UKSC 12').
+
+Keyword search ORs a query's words, and drops those in over a quarter of the passages: the pieces of such a
+reference are numbers and single letters ('3', 'b', '2'), common in any folder of contracts, so 'Section 12.3(b)'
+ranked every passage saying 'section' and '12' above the one that writes 'Section 12.3(b)'. Each reference is
+searched as a phrase too (its words in a row, as FTS5 reads a phrase), beside its words: the passage that writes
+it ranks first, and one that writes its words apart still ranks by them."""
+from __future__ import annotations
+
+import re
+
+_CLAUSE = r"\d+(?:[./:]\d+[a-z]?)+(?:\s?\([a-z0-9]{1,4}\))*|\d+[a-z]?\s?\([a-z0-9]{1,4}\)(?:\s?\([a-z0-9]{1,4}\))*"
+_PART = r"(?:abs\.?|absatz|s\.|satz|nr\.?|lit\.?|buchst\.?|ziff\.?|unterabs\.?|hs\.?|alt\.?)"
+_STATUTE = rf"(?:§§?|art\.?|artikel)\s*\d+[a-z]?(?:\s*{_PART}\s*[0-9a-z]{{1,4}}\b)+"
+_FILE_NUMBER = r"\b(?:[ivxlc]+|\d+)\s+[a-z]{1,4}\s+\d+/\d{2,4}\b"
+_NEUTRAL = r"\[\d{4}\]\s+[a-z]{2,6}(?:\s+(?:civ|crim|admin|comm|ch|qb|kb|fam|tcc|pat))?\s+\d+\b"
+REFERENCE = re.compile(rf"{_STATUTE}|{_NEUTRAL}|{_FILE_NUMBER}|(?<![\w.]){_CLAUSE}", re.IGNORECASE)
+_WORD = re.compile(r"\w+")
+
+
+def phrases(query: str) -> list[str]:
+    """The references of ``query``, each as its words joined by spaces (an FTS5 phrase of them): of two words
+    or more. '§ 5 Abs. 2' is '5 Abs 2' (the sign is no word to FTS5), 'Section 12.3(b)' is '12 3 b'."""
+    found = []
+    for match in REFERENCE.finditer(query):
+        words = _WORD.findall(match.group())
+        if len(words) > 1 and (phrase := " ".join(words)) not in found:
+            found.append(phrase)
+    return found

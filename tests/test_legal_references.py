@@ -1,0 +1,45 @@
+"""A reference a lawyer searches for as one thing ('Section 12.3(b)', 'VI ZR 123/19') is searched as a phrase too
+(search/query/references.py). Its pieces are numbers and single letters, common in a folder of contracts: keyword
+search dropped '3' and 'b' as common and ranked every passage saying 'section' and '12' above the mail that writes
+'Section 12.3(b)'; '12.3(b)' alone, each of whose words is in half of the passages, ranked by none of them."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from search.query.engine import Engine
+from search.query.references import phrases
+from tests.conftest import ingest_keyword_only, write_tree
+
+FILES = {
+    "mail/markup.txt": "Dear Sarah, we cannot accept the carve-out in Section 12.3(b) of your draft.\n",
+    "contracts/sla.txt": "Section 12 Limitation. Section 12.1 caps the fees. Section 12.2 excludes Section 12.1 "
+                         "for fraud; Section 12 survives.\n",
+    "contracts/nda.txt": "Section 12 Liability. 12.1 Nothing limits liability for fraud.\n",
+    **{f"schedules/s{i}.txt": f"Schedule {i}: table 3 row b, column 3 of part b; annex {i}b.\n" for i in range(6)},
+}
+
+
+@pytest.fixture
+def home(immediate, tmp_path, monkeypatch):
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    ingest_keyword_only(write_tree(tmp_path / "firm", FILES), "firm")
+    return Path(os.environ["SIFT_HOME"]) / "index.db"
+
+
+@pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
+@pytest.mark.parametrize("query", ["Section 12.3(b)", "12.3(b)"])
+def test_a_clause_reference_finds_the_passage_that_writes_it_first(home, postings, query):
+    hits = Engine(home, keyword_postings=postings).search(query, mode="keyword").hits
+    assert hits and hits[0].path == "mail/markup.txt", [h.path for h in hits]
+
+
+def test_the_references_of_a_lawyers_queries():
+    assert phrases("Section 12.3(b)") == ["12 3 b"]
+    assert phrases("§ 5 Abs. 2") == ["5 Abs 2"]
+    assert phrases("Art. 6 Abs. 1 lit. f DSGVO") == ["Art 6 Abs 1 lit f"]
+    assert phrases("BGH, Urteil vom 12.05.2020 – VI ZR 123/19") == ["12 05 2020", "VI ZR 123 19"]
+    assert phrases("[2019] UKSC 12") == ["2019 UKSC 12"]
+    assert phrases("which contract caps liability within 30 days") == []
