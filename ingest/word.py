@@ -41,6 +41,7 @@ from datetime import timezone
 
 from ingest.document import Document, Section, Skip, SkipForNow, title_from_name
 from ingest.zipped import crc_failed, opened
+from ingest.word_numbering import Numbering
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
@@ -261,6 +262,7 @@ class _Reader:
     def __init__(self, document):
         self.document = document
         self.styles = _styles(document)
+        self.numbering = Numbering(document)
         self.out = WordText()
         self.cited: list[tuple[str, str]] = []  # (label's mark, id) in the order cited
         self.bold: list[tuple[int, str]] = []  # (line, text) of short paragraphs all bold: headings typed by hand
@@ -334,16 +336,31 @@ class _Reader:
             return
         boxes: list = []
         text = _text(p, boxes, self.cited)
+        number = self._number(p)  # counted for an empty paragraph too, as Word counts it
         if text:
+            if number and not text.startswith(number):
+                text = number + " " + text
             if level is not None:
                 self.out.headings.append((len(self.out.lines), level, text))
             elif listed is not None:
-                text = "  " * listed + "- " + text
+                text = "  " * listed + ("" if number else "- ") + text
             elif len(text) <= BOLD_HEADING_CHARS and not text.endswith((".", ",", ";")) and _all_bold(p):
                 self.bold.append((len(self.out.lines), text))
             self.out.lines.append(text)
         for box in boxes:
             self._blocks(box)
+
+    def _number(self, p) -> str | None:
+        """The number Word shows before ``p`` ('12.3', '(b)'), its own list's or its style's (ingest.word_numbering)."""
+        props = p.find(W + "pPr")
+        found = props.find(W + "pStyle") if props is not None else None
+        numbered = props.find(W + "numPr") if props is not None else None
+        own = [None, None]
+        if numbered is not None:
+            for i, tag in enumerate(("numId", "ilvl")):
+                element = numbered.find(W + tag)
+                own[i] = element.get(W + "val") if element is not None else None
+        return self.numbering.label((found.get(W + "val") or "") if found is not None else "", *own)
 
     def _style_of(self, p) -> tuple[str, int | None, int | None]:
         """(its style's name in lower case, its heading level or None, its list level or None): its own outline
