@@ -43,3 +43,4 @@ def test_the_references_of_a_lawyers_queries():
     assert phrases("BGH, Urteil vom 12.05.2020 – VI ZR 123/19") == ["12 05 2020", "VI ZR 123 19"]
     assert phrases("[2019] UKSC 12") == ["2019 UKSC 12"]
     assert phrases("which contract caps liability within 30 days") == []
+    assert phrases("find the entry with DOI 10.18653/v1/N19-1423") == []  # a DOI is searched whole

@@ -15,7 +15,9 @@ _PART = r"(?:abs\.?|absatz|s\.|satz|nr\.?|lit\.?|buchst\.?|ziff\.?|unterabs\.?|h
 _STATUTE = rf"(?:§§?|art\.?|artikel)\s*\d+[a-z]?(?:\s*{_PART}\s*[0-9a-z]{{1,4}}\b)+"
 _FILE_NUMBER = r"\b(?:[ivxlc]+|\d+)\s+[a-z]{1,4}\s+\d+/\d{2,4}\b"
 _NEUTRAL = r"\[\d{4}\]\s+[a-z]{2,6}(?:\s+(?:civ|crim|admin|comm|ch|qb|kb|fam|tcc|pat))?\s+\d+\b"
-REFERENCE = re.compile(rf"{_STATUTE}|{_NEUTRAL}|{_FILE_NUMBER}|(?<![\w.]){_CLAUSE}", re.IGNORECASE)
+# a clause number stands alone: not the start of a longer name FTS5 searches whole, a DOI's 10.18653 of 10.18653/v1/N19-1423
+# (a phrase every DOI of its publisher holds), a path's or a version's
+REFERENCE = re.compile(rf"{_STATUTE}|{_NEUTRAL}|{_FILE_NUMBER}|(?<![\w./:-])(?:{_CLAUSE})(?![\w/-])", re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 
 
