@@ -12,6 +12,7 @@ from __future__ import annotations
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 LEVELS = 9
+MOST = {"lowerLetter": 780, "upperLetter": 780, "lowerRoman": 3999, "upperRoman": 3999}  # Word's last: zz, mmmcmxcix
 _ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
           (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
 
@@ -22,7 +23,8 @@ def _val(element, tag: str) -> str | None:
 
 
 def _int(value: str | None, default: int) -> int:
-    return int(value) if value is not None and value.lstrip("-").isdigit() else default
+    """A number the file writes, within what Word writes (a hostile '9' * 5000 is no number)."""
+    return int(value) if value is not None and value.lstrip("-").isdigit() and len(value) <= 9 else default
 
 
 def _roman(n: int) -> str:
@@ -38,6 +40,10 @@ def _letters(n: int) -> str:  # Word's: a … z, then aa … zz
 
 
 def formatted(n: int, fmt: str) -> str:
+    """``n`` as ``fmt`` writes it; as a decimal where Word's letters or Roman numerals end (zz, 3999): a start of
+    a billion in letters was a billion letters."""
+    if n > MOST.get(fmt, n):
+        return str(n)
     if fmt == "lowerLetter":
         return _letters(n)
     if fmt == "upperLetter":

@@ -70,3 +70,20 @@ def test_a_clause_number_word_shows_finds_its_clause(immediate, tmp_path, monkey
     ingest_keyword_only(root, "firm")
     hits = Engine(Path(os.environ["SIFT_HOME"]) / "index.db").search("2.2(b) cap", mode="keyword").hits
     assert hits and "(b) the cap" in hits[0].snippet.replace("*", ""), hits
+
+
+def test_a_hostile_lists_numbers_stay_small():
+    """A start of a billion in letters, or of 5,000 digits, is read as a number, not as a billion letters."""
+    from docx.oxml import parse_xml
+    d = docx.Document()
+    numbering = d.part.numbering_part.element
+    for id_, start, fmt in (("91", "999999999", "lowerLetter"), ("92", "9" * 5000, "upperRoman")):
+        numbering.insert(0, parse_xml(f'<w:abstractNum {W} w:abstractNumId="{id_}"><w:lvl w:ilvl="0"><w:start '
+                                      f'w:val="{start}"/><w:numFmt w:val="{fmt}"/><w:lvlText w:val="%1)"/></w:lvl>'
+                                      f'</w:abstractNum>'))
+        numbering.append(parse_xml(f'<w:num {W} w:numId="{id_}"><w:abstractNumId w:val="{id_}"/></w:num>'))
+        p = d.add_paragraph(f"item of list {id_}")
+        p._p.get_or_add_pPr().append(parse_xml(f'<w:numPr {W}><w:ilvl w:val="0"/><w:numId w:val="{id_}"/></w:numPr>'))
+    out = io.BytesIO()
+    d.save(out)
+    assert word_lines(out.getvalue(), "hostile.docx") == ["999999999) item of list 91", "I) item of list 92"]
