@@ -18,6 +18,8 @@ FILES = {
     "contracts/sla.txt": "Section 12 Limitation. Section 12.1 caps the fees. Section 12.2 excludes Section 12.1 "
                          "for fraud; Section 12 survives.\n",
     "contracts/nda.txt": "Section 12 Liability. 12.1 Nothing limits liability for fraud.\n",
+    "contracts/avv.txt": "§ 7 Haftung. Die Haftung ist nach § 7 Abs. 1 auf 100.000 EUR begrenzt.\n",
+    "contracts/kauf.txt": "Absatz 3 gilt entsprechend; die Frist nach Absatz 2 beträgt 7 Tage, mindestens 1 Woche.\n",
     **{f"schedules/s{i}.txt": f"Schedule {i}: table 3 row b, column 3 of part b; annex {i}b.\n" for i in range(6)},
 }
 
@@ -36,10 +38,18 @@ def test_a_clause_reference_finds_the_passage_that_writes_it_first(home, posting
     assert hits and hits[0].path == "mail/markup.txt", [h.path for h in hits]
 
 
+@pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
+def test_a_statutes_paragraph_written_long_finds_it_written_short(home, postings):
+    """'§ 7 Absatz 1' found the passage saying 'Absatz' twice, not the one citing '§ 7 Abs. 1'."""
+    hits = Engine(home, keyword_postings=postings).search("§ 7 Absatz 1", mode="keyword").hits
+    assert hits and hits[0].path == "contracts/avv.txt", [h.path for h in hits]
+
+
 def test_the_references_of_a_lawyers_queries():
     assert phrases("Section 12.3(b)") == ["12 3 b"]
-    assert phrases("§ 5 Abs. 2") == ["5 Abs 2"]
-    assert phrases("Art. 6 Abs. 1 lit. f DSGVO") == ["Art 6 Abs 1 lit f"]
+    assert phrases("§ 5 Abs. 2") == ["5 Abs 2", "5 absatz 2"]
+    assert phrases("§ 7 Absatz 1") == ["7 Absatz 1", "7 abs 1"]
+    assert phrases("Art. 6 Abs. 1 lit. f DSGVO") == ["Art 6 Abs 1 lit f", "Art 6 absatz 1 buchstabe f"]
     assert phrases("BGH, Urteil vom 12.05.2020 – VI ZR 123/19") == ["12 05 2020", "VI ZR 123 19"]
     assert phrases("[2019] UKSC 12") == ["2019 UKSC 12"]
     assert phrases("which contract caps liability within 30 days") == []

@@ -445,7 +445,7 @@ class Engine:
             words += [form for forms in [*held.values(), *swapped.values()] for form in forms]
             found = keyword.distinct_forms(words, postings.tokens(conn, words), set(written_words(content)))
             terms = [t[0] if len(t) == 1 else Phrase(w) for w, t in found if t]
-            terms += [Phrase(p) for p in references.phrases(content)]  # '12.3(b)' as written too
+            terms += [Phrase(p) for p in references.searched(content)]  # '12.3(b)' as written too
             return postings.search(terms, depth, filters, conn)
         key = tuple(sorted(state["generations"].items()))
         content = question.content(query)

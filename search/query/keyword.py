@@ -64,7 +64,7 @@ def match_expression(conn: sqlite3.Connection, query: str, total_chunks: int,
     if len(terms) > 2 and total_chunks:
         common = _common(conn, words, total_chunks)
         terms = [t for w, t in zip(words, terms) if w not in common]
-    terms += ['"' + p.replace('"', '""') + '"' for p in references.phrases(query)]  # '12.3(b)' as written too
+    terms += ['"' + p.replace('"', '""') + '"' for p in references.searched(query)]  # '12.3(b)' as written too
     return " OR ".join(terms)
 
 

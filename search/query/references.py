@@ -11,22 +11,40 @@ from __future__ import annotations
 import re
 
 _CLAUSE = r"\d+(?:[./:]\d+[a-z]?)+(?:\s?\([a-z0-9]{1,4}\))*|\d+[a-z]?\s?\([a-z0-9]{1,4}\)(?:\s?\([a-z0-9]{1,4}\))*"
-_PART = r"(?:abs\.?|absatz|s\.|satz|nr\.?|lit\.?|buchst\.?|ziff\.?|unterabs\.?|hs\.?|alt\.?)"
+# a statute's parts, written short or long: a statute is cited either way ('§ 7 Abs. 1', '§ 7 Absatz 1')
+SHORT = {"absatz": "abs", "satz": "s", "nummer": "nr", "buchstabe": "lit", "buchst": "lit", "ziffer": "ziff",
+         "unterabsatz": "unterabs", "halbsatz": "hs"}
+LONG = {"abs": "absatz", "s": "satz", "nr": "nummer", "lit": "buchstabe", "buchst": "buchstabe", "ziff": "ziffer",
+        "unterabs": "unterabsatz", "hs": "halbsatz"}
+_PART = rf"(?:{'|'.join(sorted({*SHORT, *LONG, 'alt'}, key=len, reverse=True))})(?![a-z])\.?"
 _STATUTE = rf"(?:§§?|art\.?|artikel)\s*\d+[a-z]?(?:\s*{_PART}\s*[0-9a-z]{{1,4}}\b)+"
 _FILE_NUMBER = r"\b(?:[ivxlc]+|\d+)\s+[a-z]{1,4}\s+\d+/\d{2,4}\b"
 _NEUTRAL = r"\[\d{4}\]\s+[a-z]{2,6}(?:\s+(?:civ|crim|admin|comm|ch|qb|kb|fam|tcc|pat))?\s+\d+\b"
 # a clause number stands alone: not the start of a longer name FTS5 searches whole, a DOI's 10.18653 of 10.18653/v1/N19-1423
 # (a phrase every DOI of its publisher holds), a path's or a version's
-REFERENCE = re.compile(rf"{_STATUTE}|{_NEUTRAL}|{_FILE_NUMBER}|(?<![\w./:-])(?:{_CLAUSE})(?![\w/-])", re.IGNORECASE)
+REFERENCE = re.compile(rf"(?P<statute>{_STATUTE})|{_NEUTRAL}|{_FILE_NUMBER}|(?<![\w./:-])(?:{_CLAUSE})(?![\w/-])", re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 
 
 def phrases(query: str) -> list[str]:
     """The references of ``query``, each as its words joined by spaces (an FTS5 phrase of them): of two words
-    or more. '§ 5 Abs. 2' is '5 Abs 2' (the sign is no word to FTS5), 'Section 12.3(b)' is '12 3 b'."""
+    or more. '§ 5 Abs. 2' is '5 Abs 2' (the sign is no word to FTS5) and '5 absatz 2', 'Section 12.3(b)' is
+    '12 3 b'."""
     found = []
     for match in REFERENCE.finditer(query):
         words = _WORD.findall(match.group())
-        if len(words) > 1 and (phrase := " ".join(words)) not in found:
-            found.append(phrase)
+        forms = [words]
+        if match.group("statute"):  # and with its parts written the other way: 'Abs' as 'Absatz', and back
+            forms += [[table.get(w.lower(), w) if i and not w.isdigit() else w for i, w in enumerate(words)]
+                      for table in (SHORT, LONG)]
+        for form in forms:
+            if len(form) > 1 and (phrase := " ".join(form)) not in found:
+                found.append(phrase)
     return found
+
+
+def searched(query: str) -> list[str]:
+    """``phrases`` as keyword search adds them: each as many times as it has words, so a passage writing the
+    reference outranks one holding its words apart ('§ 7 Absatz 1': a passage saying 'Absatz' twice, '7' and '1'
+    came before the one citing '§ 7 Abs. 1', the phrase counting as one rare word)."""
+    return [phrase for phrase in phrases(query) for _ in phrase.split()]
