@@ -366,7 +366,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # mapping to YAML) the alias 'Planning: Q3', where both were dropped; front matter that is no YAML gives every key valid
 # front matter gives (its date, author, 'Title:'), a list item that is no YAML as its text (ingest.markdown). A wiki
 # link in a table with its '|' escaped ('[[Garden Shed\|the shed]]', as Obsidian writes it there) links to 'Garden
-# Shed', not 'Garden Shed\'.
+# Shed', not 'Garden Shed\'. A Word document's paragraphs and headings numbered by Word ('2.2', '(b)', a heading style's
+# '12.') are read with the numbers Word shows, where a list's were '- ' items and a heading's were left out: a
+# contract's clause numbers were in none of its passages (ingest.word_numbering).
 VERSION = 31
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
