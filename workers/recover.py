@@ -91,9 +91,10 @@ def requeue(conn, gen: int, collection_id: int, paths: list[str], settings) -> N
     are keyed by path), in jobs of SIFT_FILES_PER_JOB files with the priority their first jobs had (a small
     build's go first), and a publish: it publishes once the last file is done, now if it already is."""
     from workers import tasks
-    urgent = tasks.urgent_build(conn, gen)
+    urgent, started = tasks.urgent_build(conn, gen), generation_reads.generation(conn, gen)["started"]
     for i in range(0, len(paths), settings.files_per_job):
-        tasks.then(tasks.parse, tasks.Batch(gen, collection_id, paths[i:i + settings.files_per_job], urgent=urgent))
+        tasks.then(tasks.parse, tasks.Batch(gen, collection_id, paths[i:i + settings.files_per_job], urgent=urgent,
+                                            started=started))
     tasks.publish(gen, priority=tasks.priority(tasks.publish, urgent))
 
 

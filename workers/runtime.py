@@ -6,6 +6,7 @@ SIFT_MODEL changed finish with that model (found by its id, ``embedding.locate``
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -24,6 +25,10 @@ class ModelUnusable(ModelError):
     """The worker's own model (SIFT_MODEL) reads as a GGUF file but llama.cpp cannot load it (tensors of
     another shape than its header says, an architecture llama.cpp does not know): no job of this worker can
     run, and none is to blame, so the consumer stops saying why (workers.halt), as for a damaged index."""
+
+class IndexReplaced(Exception):
+    """The index was replaced (deleted, restored, moved over) while a job ran: its work was the old index's."""
+
 
 _lock = threading.Lock()
 _shared: dict = {}
@@ -50,12 +55,42 @@ def index():
         log.warning("the index at %s was replaced (restored, moved over or deleted) since this worker opened it: "
                     "reading and writing the file there now", path)
         _local.conn, conn = None, db.close_replaced(conn, path, _local.opened[1])
+        _local.swaps = getattr(_local, "swaps", 0) + 1
+        if getattr(_local, "jobs", 0):  # the job's own connection was the one closed: its work was the old index's
+            raise IndexReplaced(_replaced(path))
     if conn is None:
         before = db.identity(path)  # before connecting: a file swapped meanwhile is found at the next call
         conn = _local.conn = db.connect(path)
         # (a new index is made by connecting) and the -wal it reads through, while it stays open
         _local.opened = (before or db.identity(path), db.identity(f"{path}-wal"))
     return conn
+
+
+@contextlib.contextmanager
+def job():
+    """While a job runs: the index is opened (again) as it starts, and found replaced later it ends the job
+    (IndexReplaced) rather than open the new file under it. Opened anew mid-job, the job's connection was closed
+    under it (ProgrammingError: Cannot operate on a closed database, told as a bug), or the job wrote its old
+    generation's files into the new index, whose numbering starts again at 1. Any error of a job whose index was
+    replaced while it ran is that (IndexReplaced). Jobs nest in immediate mode."""
+    index()
+    swaps = getattr(_local, "swaps", 0)
+    _local.jobs = getattr(_local, "jobs", 0) + 1
+    try:
+        yield
+    except IndexReplaced:
+        raise
+    except Exception as exc:
+        if getattr(_local, "swaps", 0) == swaps:
+            raise
+        raise IndexReplaced(_replaced(settings().index_path)) from exc
+    finally:
+        _local.jobs -= 1
+
+
+def _replaced(path) -> str:
+    return (f"the index at {path} was replaced (restored, moved over or deleted) while this job ran: its work was "
+            "the old index's, dropped")
 
 
 def embedder(model_id: str | None = None) -> embedding.Embedder:

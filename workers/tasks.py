@@ -82,6 +82,10 @@ class Batch:
     # path → the id of its version indexed: a freed note, not on this disk, embedded again from its stored passages
     # for a new model and written again as that version (workers.freed_passages)
     as_indexed: dict[str, int] = field(default_factory=dict)
+    # when its generation was begun (its row's ``started``): a job of an index deleted or replaced since finds another
+    # generation under the same number there, a fresh index numbering them from 1 again (``_stale``). None: queued
+    # by a Sift before 2026-12-07, not checked
+    started: float | None = None
 
 
 @dataclass(repr=False)
@@ -138,21 +142,36 @@ def _unless_gone(fn):
     happens while it runs (workers.working.Gone): not a failure to retry or to record."""
     @functools.wraps(fn)
     def body(*args, **kwargs):
-        if _removed(args):
-            log.info("%s: its collection was removed (ingest remove): nothing to do", _what(fn.__name__, args))
-            return None
         try:
-            return fn(*args, **kwargs)
-        except Gone as gone:
-            log.info("%s stopped: %s (ingest remove)", _what(fn.__name__, args), gone)
+            with runtime.job():
+                if (why := _stale(args)) is not None:
+                    log.info("%s: %s: nothing to do", _what(fn.__name__, args), why)
+                    return None
+                try:
+                    return fn(*args, **kwargs)
+                except Gone as gone:
+                    log.info("%s stopped: %s (ingest remove)", _what(fn.__name__, args), gone)
+                    return None
+        except runtime.IndexReplaced as replaced:
+            log.warning("%s stopped: %s", _what(fn.__name__, args), replaced)
             return None
     return body
 
 
-def _removed(args) -> bool:
-    """A job of a collection removed while it waited in the queue (``ingest remove``): its generation is gone.
-    A job that was running then finds it gone when it writes (``store``: nothing is written for it)."""
-    return bool(args) and isinstance(args[0], Batch) and generation_reads.generation(runtime.index(), args[0].gen) is None
+def _stale(args) -> str | None:
+    """Why a batch's job has nothing to do, or None: its collection was removed while it waited in the queue
+    (``ingest remove``: its generation is gone), or the index was deleted or replaced since it was queued (the
+    generation of that number there is another one). A job that was running then finds it gone when it writes
+    (``store``: nothing is written for it), or the index replaced (``runtime.job``)."""
+    if not (args and isinstance(args[0], Batch)):
+        return None
+    row = generation_reads.generation(runtime.index(), args[0].gen)
+    if row is None:
+        return "its collection was removed (ingest remove)"
+    started = getattr(args[0], "started", None)
+    if row["collection"] != args[0].collection or started is not None and row["started"] != started:
+        return "it was queued for an index deleted or replaced since (its generation is another one there)"
+    return None
 
 
 def priority(task, urgent: bool) -> int:
@@ -309,6 +328,7 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     gen = store.begin_generation(conn, collection_id, model, cut)
     store.forget_background(conn, stale)  # once the build is under way: it keeps their vectors from the clean-up
     pending = set(progress_reads.pending_paths(conn, gen))  # queued before a crash or a re-run
+    started = generation_reads.generation(conn, gen)["started"]  # its jobs carry it (``_stale``)
     _fault_pause_discover(f"generation {gen}")
     store.record_plan(conn, gen, collection_id, changes, plan.touched, plan.seen + len(unnamable), unread,
                       {new: current[old]["id"] for new, old in moved.items()})
@@ -326,7 +346,7 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
                  gen, collection["name"], len(paths), len(later))
     urgent = small(len({p for p, change in changes.items() if change != "deleted"} | pending))
     for part in jobs(paths, {f.path: f.size for f in found}, settings.files_per_job):
-        then(parse, Batch(gen, collection_id, part, urgent=urgent))
+        then(parse, Batch(gen, collection_id, part, urgent=urgent, started=started))
     log.info("generation %s: %d files seen, %d to parse, %d skipped or failed as before (unchanged since)",
              gen, plan.seen, len(paths), len(carried))
     publish_part(conn, gen)
@@ -730,7 +750,7 @@ def parse(batch: Batch) -> None:
         if parsed or as_indexed:  # handed on first, then marked: a file marked done always has its next job queued
             done = [p.path for p in parsed] + list(as_indexed)
             then(chunk, Batch(batch.gen, batch.collection, done, parsed=parsed, urgent=batch.urgent,
-                              as_indexed=as_indexed))
+                              as_indexed=as_indexed, started=getattr(batch, "started", None)))
             store.mark(conn, batch.gen, done, "parse", "done")
         if not again:
             break
