@@ -149,6 +149,32 @@ def describe(exc: BaseException) -> str:
     return f"an error Sift did not expect ({type(exc).__name__}: {_text(exc)}): {REPORT}"
 
 
+class Reason(str):
+    """Why a file failed, in words (``describe``), carrying the class of the error it was (``error``): recorded
+    beside it (the progress rows' error, schema V30) for a bug report, never said in the words."""
+    error: str | None = None
+
+    @classmethod
+    def of(cls, said: str, exc: BaseException) -> "Reason":
+        reason = cls(said)
+        reason.error = type(exc).__name__
+        return reason
+
+    def __reduce__(self):  # pickled and copied with its class (a batch's jobs are copied per try)
+        return Reason.of_name, (str(self), self.error)
+
+    @classmethod
+    def of_name(cls, said: str, error: str | None) -> "Reason":
+        reason = cls(said)
+        reason.error = error
+        return reason
+
+
+def error_of(reason) -> str | None:
+    """The class of the error ``reason`` was said of (``Reason``), None for any other text."""
+    return getattr(reason, "error", None)
+
+
 # What to do about a failure that is Sift's own (its class name is named for the report)
 REPORT = "a bug in Sift: please report it with the worker's log, which has the details"
 

@@ -744,7 +744,8 @@ def parse(batch: Batch) -> None:
             if its_own and seen is not None:  # the file's own doing: remembered until it changes
                 lasting[path] = Basis(seen.st_size, seen.st_mtime, seen.st_ctime, settings_print(path))
         if again and this.last:
-            failed.update({p: f"{retry.describe(exc)} (tried {this.number} times)" for p, exc in again.items()})
+            failed.update({p: retry.Reason.of(f"{retry.describe(exc)} (tried {this.number} times)", exc)
+                           for p, exc in again.items()})
             again = {}
         _record_trouble(batch, "parse", skipped, failed, lasting)
         if parsed or as_indexed:  # handed on first, then marked: a file marked done always has its next job queued
@@ -798,7 +799,7 @@ def _failed(path: str, doing: str, exc: BaseException) -> str:
     said = retry.describe(exc)
     if _the_files_doing(exc) and "to index it" not in said and "report it" not in said:
         said += "; it is read again once it changes"  # remembered until then (search.index.remembered)
-    return said
+    return retry.Reason.of(said, exc)  # its class recorded beside it (stats --json), for a bug report
 
 
 def _rules() -> Rules:
@@ -1121,7 +1122,8 @@ def _what(name: str, args: tuple) -> str:
 
 def _give_up(stage_name: str, args: tuple, exc: BaseException, tries: int) -> None:
     """A job failed for good: its files that have not reached their end fail with the reason."""
-    reason = f"{stage_name} failed: {retry.describe(exc)}" + (f" (tried {tries} times)" if tries > 1 else "")
+    reason = retry.Reason.of(f"{stage_name} failed: {retry.describe(exc)}" +
+                             (f" (tried {tries} times)" if tries > 1 else ""), exc)
     if stage_name == "embedded" and args:
         _give_up_answer(args[0], reason, db.is_disk_full(exc))
         return
@@ -1169,7 +1171,7 @@ def _record_failure(batch: Batch, stage_name: str, reason: str, disk_full: bool)
         try:
             conn = runtime.index()
             store.mark(conn, batch.gen, progress_reads.not_past(conn, batch.gen, batch.paths, stage_name), stage_name,
-                       "failed", reason)
+                       "failed", reason, error=retry.error_of(reason))
             break
         except Exception as exc:
             if not db.is_disk_full(exc) or this.last:
@@ -1273,7 +1275,7 @@ def _record_trouble(batch: Batch, stage: str, skipped: dict, failed: dict, lasti
     for path, reason in skipped.items():
         store.mark(conn, batch.gen, [path], stage, "skipped", reason)
     for path, reason in failed.items():
-        store.mark(conn, batch.gen, [path], stage, "failed", reason)
+        store.mark(conn, batch.gen, [path], stage, "failed", reason, error=retry.error_of(reason))
     for path, basis in (lasting or {}).items():
         state, reason = ("skipped", skipped[path]) if path in skipped else ("failed", failed[path])
         store.remember_outcome(conn, batch.gen, batch.collection, path, basis, Outcome(stage, state, reason))

@@ -138,9 +138,16 @@ def not_read_yet(conn, collection: str | None = None) -> int:
 
 
 def troubled(conn, gen: int) -> list[sqlite3.Row]:
-    """The generation's failed and skipped files, by path (through the progress_trouble index)."""
-    return conn.execute("SELECT path, stage, state, reason FROM progress INDEXED BY progress_trouble WHERE generation = ? "
-                        "AND state IN ('failed', 'skipped') ORDER BY path", (gen,)).fetchall()
+    """The generation's failed and skipped files (path, stage, state, reason, error), by path (through the
+    progress_trouble index)."""
+    return conn.execute(f"SELECT path, stage, state, reason, {_error(conn)} FROM progress INDEXED BY progress_trouble "
+                        "WHERE generation = ? AND state IN ('failed', 'skipped') ORDER BY path", (gen,)).fetchall()
+
+
+def _error(conn, table: str = "") -> str:
+    """The progress rows' error class (schema V30): NULL in an older index a reader meets before a writer migrates
+    it."""
+    return f"{table}error" if conn.execute("PRAGMA user_version").fetchone()[0] >= 30 else "NULL AS error"
 
 
 def progress_rows(conn: sqlite3.Connection, gen: int) -> list[sqlite3.Row]:
@@ -151,10 +158,11 @@ def progress_rows(conn: sqlite3.Connection, gen: int) -> list[sqlite3.Row]:
 
 
 def failures(conn: sqlite3.Connection, limit: int = 100) -> list[sqlite3.Row]:
-    """The failed and skipped files (``collection``, path, stage, state, reason, generation) of each collection's
-    newest generation, by collection and path."""
+    """The failed and skipped files (``collection``, path, stage, state, reason, generation, error) of each
+    collection's newest generation, by collection and path."""
     return conn.execute(
-        "SELECT c.name AS collection, p.path, p.stage, p.state, p.reason, p.generation FROM progress p "
+        f"SELECT c.name AS collection, p.path, p.stage, p.state, p.reason, p.generation, {_error(conn, 'p.')} "
+        "FROM progress p "
         "JOIN generations g ON g.id = p.generation JOIN collections c ON c.id = g.collection "
         "WHERE p.state IN ('failed', 'skipped') AND g.id = (SELECT max(id) FROM generations WHERE collection = c.id) "
         "ORDER BY c.name, p.path LIMIT ?", (limit,)).fetchall()

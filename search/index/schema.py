@@ -510,6 +510,18 @@ DELETE FROM pinyin;
 V29 = """
 DELETE FROM pinyin;
 """
+# V30: the class of the error a file failed with (``ValueError``, ``ProgrammingError``), for a bug report: the worker's
+# log named it, `ingest stats --json` did not. The reason users read stays in plain words. NULL: a failure that is no
+# error's (a file that vanished, a skip), or one recorded before V30. Added by ``_add_error`` where it is missing.
+V30 = ""
+
+
+def _add_error(conn: sqlite3.Connection) -> None:
+    """V30's column, unless the table has it (an index made older by hand, as tests make one, kept it)."""
+    if "error" not in {row[1] for row in conn.execute("PRAGMA table_info(progress)")}:
+        conn.execute("ALTER TABLE progress ADD COLUMN error TEXT")
+
+
 PINYIN_BATCH = 2000  # passages read at a time by _fill_pinyin
 
 
@@ -535,10 +547,10 @@ def _fill_pinyin(conn: sqlite3.Connection) -> None:
 
 
 MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-                         V21, V22, V23, V24, V25, V26, V27, V28, V29]
+                         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30]
 # what a migration writes that SQL alone cannot (the tags casefolded as Python does); V27 and V28 empty the pinyin
 # table and V29 fills it, which V28 did before V29 (an index of V26 or V27 fills it once, not twice)
-FILLS = {22: _fill_tags, 23: _fill_mail, 24: _add_mail_people, 29: _fill_pinyin}
+FILLS = {22: _fill_tags, 23: _fill_mail, 24: _add_mail_people, 29: _fill_pinyin, 30: _add_error}
 
 
 class SchemaTooNew(Exception):

@@ -168,8 +168,9 @@ def _generation(conn, gen) -> dict:
         # the files a part of a first build leaves to the next parts (workers.tasks.first_part): a count, not
         # failures (1,774 lines of one reason)
         "not_read_yet": later,
-        "failures": [{"path": r["path"], "stage": r["stage"], "state": r["state"], "reason": r["reason"]}
-                     for r in trouble if r["reason"] != progress_reads.DEFERRED],
+        # error: the class of the error a file failed with, for a bug report (None: no error's, or before V30)
+        "failures": [{"path": r["path"], "stage": r["stage"], "state": r["state"], "reason": r["reason"],
+                      "error": r["error"]} for r in trouble if r["reason"] != progress_reads.DEFERRED],
     }
 
 
@@ -257,7 +258,7 @@ def _progress(conn, gen: int) -> tuple[list, list]:
     rows = progress_reads.progress_rows(conn, gen)
     groups = [{"change": r["change"], "stage": r["stage"], "state": r["state"], "files": 1,
                "chunks": r["chunks"] or 0, "embedded": r["embedded"] or 0} for r in rows]
-    return groups, [r for r in rows if r["state"] in ("failed", "skipped")]
+    return groups, [{**dict(r), "error": None} for r in rows if r["state"] in ("failed", "skipped")]
 
 
 def progress(conn, gen) -> dict:

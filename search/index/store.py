@@ -226,19 +226,20 @@ def _count_at_publish(conn, collection_id: int, before: int | None, gen: int) ->
 
 
 def mark(conn, gen: int, paths, stage: str, state: str, reason: str | None = None,
-         counts: dict[str, tuple[int, int]] | None = None) -> None:
-    """Move files forward to ``stage``/``state``; never moves a file backwards."""
+         counts: dict[str, tuple[int, int]] | None = None, error: str | None = None) -> None:
+    """Move files forward to ``stage``/``state``; never moves a file backwards. ``error``: the class of the error a
+    failure was, for a bug report (schema V30; the reason says it in words)."""
     now = time.time()
     with transaction(conn):
         if not _building(conn, gen):
             return  # a late duplicate of a job whose generation is published
         for path in paths:
             chunks, embedded = (counts or {}).get(path, (None, None))
-            _set_progress(conn, gen, path, None, stage, state, now, reason, chunks, embedded)
+            _set_progress(conn, gen, path, None, stage, state, now, reason, chunks, embedded, error=error)
 
 
 def _set_progress(conn, gen, path, change, stage, state, now, reason=None, chunks=None,
-                  embedded=None, force=False):
+                  embedded=None, force=False, error=None):
     row = conn.execute("SELECT change, stage, state FROM progress WHERE generation = ? AND path = ?",
                        (gen, path)).fetchone()
     if row and not force:
@@ -246,12 +247,12 @@ def _set_progress(conn, gen, path, change, stage, state, now, reason=None, chunk
             return
         change = change or row["change"]
     conn.execute(
-        "INSERT INTO progress(generation, path, change, stage, state, reason, chunks, embedded, updated) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(generation, path) DO UPDATE SET "
+        "INSERT INTO progress(generation, path, change, stage, state, reason, chunks, embedded, updated, error) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(generation, path) DO UPDATE SET "
         "change = excluded.change, stage = excluded.stage, state = excluded.state, "
         "reason = excluded.reason, chunks = coalesce(excluded.chunks, chunks), "
-        "embedded = coalesce(excluded.embedded, embedded), updated = excluded.updated",
-        (gen, path, change or "changed", stage, state, reason, chunks, embedded, now))
+        "embedded = coalesce(excluded.embedded, embedded), updated = excluded.updated, error = excluded.error",
+        (gen, path, change or "changed", stage, state, reason, chunks, embedded, now, error))
 
 
 def _building(conn, gen: int) -> bool:
