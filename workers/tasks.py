@@ -1113,11 +1113,19 @@ def publish(gen: int) -> bool:
     return publish_part(runtime.index(), gen)
 
 
+NAMED = 3  # the files a job's log lines name, then how many more
+
+
 def _what(name: str, args: tuple) -> str:
+    """'embed of 2 files of generation 1 (alpha.md, beta.md)': a job as its log lines name it, with its files, so
+    that the line of a failure (the one with the traceback) says which they were, at every stage (only parse's
+    lines about a file named it)."""
     batch = args[0] if args and isinstance(args[0], Batch) else None
     if batch is None:
         return f"{name}{args!r}"
-    return f"{name} of {count(len(batch.paths), 'file')} of generation {batch.gen}"
+    named = ", ".join(batch.paths[:NAMED]) + (f" and {len(batch.paths) - NAMED:,} more" if len(batch.paths) > NAMED
+                                              else "")
+    return f"{name} of {count(len(batch.paths), 'file')} of generation {batch.gen} ({named})"
 
 
 def _give_up(stage_name: str, args: tuple, exc: BaseException, tries: int) -> None:
