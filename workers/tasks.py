@@ -166,8 +166,8 @@ def _stale(args) -> str | None:
     if not (args and isinstance(args[0], Batch)):
         return None
     row = generation_reads.generation(runtime.index(), args[0].gen)
-    if row is None:
-        return "its collection was removed (ingest remove)"
+    if row is None:  # which of the two, the index cannot tell: it keeps no row of either
+        return "its collection was removed (ingest remove), or the index deleted since it was queued"
     started = getattr(args[0], "started", None)
     if row["collection"] != args[0].collection or started is not None and row["started"] != started:
         return "it was queued for an index deleted or replaced since (its generation is another one there)"
