@@ -30,6 +30,9 @@ def test_stats_json_names_the_class_of_a_failure_and_the_reason_stays_in_words(i
     said = run_ingest_here(capsys, "stats", "--json", env=dict(os.environ))
     assert said.returncode == 0, said.stderr
     assert _failures(json.loads(said.stdout))["fake.pdf"]["error"] == failed["error"], said.stdout
+    (root / "new.md").write_text("# New\n\nA note added later.\n", encoding="utf-8")
+    tasks.scan(store.ensure_collection(runtime.index(), "notes", str(root))["id"])  # the PDF failed as before
+    assert _failures(status.collect(runtime.index()))["fake.pdf"] == failed  # carried on with its class
 
 
 def test_an_index_of_v29_gets_the_column_and_is_read_before_it_is_migrated(immediate, tmp_path, monkeypatch):
@@ -42,7 +45,7 @@ def test_an_index_of_v29_gets_the_column_and_is_read_before_it_is_migrated(immed
     runtime.reset()
     root = write_tree(tmp_path / "notes", FILES)
     tasks.discover(store.ensure_collection(runtime.index(), "notes", str(root))["id"])
-    path = as_older_index(dict(os.environ), "ALTER TABLE progress DROP COLUMN error;", 29)
+    path = as_older_index(dict(os.environ), "ALTER TABLE progress DROP COLUMN error; ALTER TABLE remembered DROP COLUMN error;", 29)
     reader = db.connect(path, readonly=True)
     try:
         failed = _failures(status.collect(reader))["fake.pdf"]

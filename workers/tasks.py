@@ -335,7 +335,7 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     for path, reason in unnamable.items():
         store.mark(conn, gen, [path], "parse", "skipped", reason)
     for outcome, paths in _by_outcome(carried).items():  # a transaction per reason, not per file
-        store.mark(conn, gen, paths, outcome.stage, outcome.state, outcome.reason)
+        store.mark(conn, gen, paths, outcome.stage, outcome.state, outcome.reason, error=outcome.error)
     paths = sorted((set(plan.to_parse) - set(carried) - set(moved)) | (pending - set(plan.changes) - set(unnamable)))
     paths, later = first_part(conn, collection, paths, pending | {p for p in paths if changes.get(p) != "added"},
                               settings.first_part, lambda: _heavy(found, settings, root),
@@ -1286,7 +1286,8 @@ def _record_trouble(batch: Batch, stage: str, skipped: dict, failed: dict, lasti
         store.mark(conn, batch.gen, [path], stage, "failed", reason, error=retry.error_of(reason))
     for path, basis in (lasting or {}).items():
         state, reason = ("skipped", skipped[path]) if path in skipped else ("failed", failed[path])
-        store.remember_outcome(conn, batch.gen, batch.collection, path, basis, Outcome(stage, state, reason))
+        store.remember_outcome(conn, batch.gen, batch.collection, path, basis,
+                               Outcome(stage, state, reason, retry.error_of(reason)))
     if skipped or failed:
         publish_part(conn, batch.gen)
 

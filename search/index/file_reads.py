@@ -240,7 +240,7 @@ def remembered(conn: sqlite3.Connection, collection_id: int) -> dict[str, tuple[
     the table is V9's, and readers do not migrate)."""
     rows = conn.execute("SELECT * FROM remembered WHERE collection = ? AND state != ?", (collection_id, AWAY))
     return {r["path"]: (Basis(r["size"], r["mtime"], r["ctime"], r["settings"]),
-                        Outcome(r["stage"], r["state"], r["reason"])) for r in rows}
+                        Outcome(r["stage"], r["state"], r["reason"], r["error"])) for r in rows}
 
 
 def away_paths(conn: sqlite3.Connection, collection_id: int) -> set[str]:

@@ -32,6 +32,7 @@ class Outcome:
     stage: str
     state: str  # skipped | failed
     reason: str | None
+    error: str | None = None  # the class of the error it failed with (schema V30), carried with it to stats --json
 
 
 @dataclass(frozen=True)

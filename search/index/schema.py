@@ -512,14 +512,16 @@ DELETE FROM pinyin;
 """
 # V30: the class of the error a file failed with (``ValueError``, ``ProgrammingError``), for a bug report: the worker's
 # log named it, `ingest stats --json` did not. The reason users read stays in plain words. NULL: a failure that is no
-# error's (a file that vanished, a skip), or one recorded before V30. Added by ``_add_error`` where it is missing.
+# error's (a file that vanished, a skip), or one recorded before V30. Kept with a remembered outcome too, so a scan
+# that carries a failure on keeps its class. Added by ``_add_error`` where it is missing.
 V30 = ""
 
 
 def _add_error(conn: sqlite3.Connection) -> None:
-    """V30's column, unless the table has it (an index made older by hand, as tests make one, kept it)."""
-    if "error" not in {row[1] for row in conn.execute("PRAGMA table_info(progress)")}:
-        conn.execute("ALTER TABLE progress ADD COLUMN error TEXT")
+    """V30's columns, unless a table has it (an index made older by hand, as tests make one, kept it)."""
+    for table in ("progress", "remembered"):
+        if "error" not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN error TEXT")
 
 
 PINYIN_BATCH = 2000  # passages read at a time by _fill_pinyin

@@ -270,12 +270,12 @@ def remember_outcome(conn: sqlite3.Connection, gen: int, collection_id: int, pat
         if not _building(conn, gen):
             return
         conn.execute(
-            "INSERT INTO remembered(collection, path, size, mtime, ctime, settings, stage, state, reason) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(collection, path) DO UPDATE SET size = excluded.size, "
+            "INSERT INTO remembered(collection, path, size, mtime, ctime, settings, stage, state, reason, error) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(collection, path) DO UPDATE SET size = excluded.size, "
             "mtime = excluded.mtime, ctime = excluded.ctime, settings = excluded.settings, stage = excluded.stage, "
-            "state = excluded.state, reason = excluded.reason",
+            "state = excluded.state, reason = excluded.reason, error = excluded.error",
             (collection_id, path, basis.size, basis.mtime, basis.ctime, basis.settings, outcome.stage,
-             outcome.state, outcome.reason))
+             outcome.state, outcome.reason, outcome.error))
 
 
 def keep_remembered(conn: sqlite3.Connection, collection_id: int, paths) -> None:
