@@ -1229,9 +1229,10 @@ def test_a_minified_frame_is_said_to_be_one(engine_over, mode):
              "    at getUserName (/srv/app/users/profile.py:3:5)")
     answer = engine_over(RUN_TOGETHER).search(trace, mode=mode)
     assert (answer.hits[0].path, "get_user_name" in answer.hits[0].heading_path) == ("users/profile.py", True)
-    assert ("the stack trace's frames bundle.min.js:1:23456, main.3f2a1b.js:2:104233 are in minified code: Sift "
-            "indexes neither minified bundles nor source maps, so it cannot tell which source file and function they "
-            "stand for") in answer.notes, answer.notes
+    assert ("the stack trace's frames bundle.min.js:1:23456, main.3f2a1b.js:2:104233 are in minified code, and no "
+            "source map of it was read (none beside the bundle in a collection, nor named by its sourceMappingURL "
+            "comment), so Sift cannot tell which source file and function they stand for") in answer.notes, \
+        answer.notes
     plain = engine_over(RUN_TOGETHER).search("at use (/srv/app/users/profile.py:3:5)", mode=mode)
     assert not any("minified" in n for n in plain.notes), plain.notes
 

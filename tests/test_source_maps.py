@@ -462,3 +462,23 @@ def test_a_frames_caller_is_not_another_traces_frame(between, paired):
              for callee, (path, line, column) in source_maps.callers(trace).items()}
     assert found == ({("shop.example.com/dist/named.js", 1, 48213):
                                           ("shop.example.com/dist/named.js", 1, 30005)} if paired else {})
+
+
+@pytest.mark.parametrize("before, after", [
+    ("}();", ""),  # a minifier's: after the code, on its last line
+    ("}();\n", "\n\n"),  # a blank line after it
+    ("}();\n", "\n//# debugId=85314830-023f-4cf1-a267-535f4e37bb17\n"),  # Sentry's and esbuild's line after it
+    ("}();\n//# sourceMappingURL=data:application/json;base64,e30=\n", "\nvar s='//# sourceMappingURL='+u;\n")])
+def test_an_inline_map_is_read_from_the_last_comment_wherever_it_is(tmp_path, before, after):
+    """'//# sourceMappingURL=data:…' after code on the bundle's last line, or followed by a blank line or a
+    '//# debugId=' line, was not read: no map was found, or a short one was said unreadable. The last such comment
+    is read (not an earlier one, nor one in a string); one that does not decode is said not read."""
+    encoded = base64.b64encode(json.dumps(MAP).encode()).decode()
+    (tmp_path / "app.js").write_text("!function(e){" + "var a=1;" * 8000 + before
+                                     + "//# sourceMappingURL=data:application/json;base64," + encoded + after)
+    at = source_maps.original([("c", str(tmp_path))], "app.js", 1, 48213)
+    assert (at.source, at.line, at.map_path) == ("src/users/profile.ts", 18, "inline in app.js")
+    (tmp_path / "app.js").write_text("!function(e){" + "var a=1;" * 8000 + before
+                                     + "//# sourceMappingURL=data:application/json;base64,e!!" + after)
+    with pytest.raises(source_maps.Refused, match="the source map inline in app.js could not be read"):
+        source_maps.original([("c", str(tmp_path))], "app.js", 1, 48213)

@@ -118,14 +118,16 @@ def minified(query: str) -> dict[str, list[str]]:
 
 def minified_note(query: str, unfound: list[str], notes: list[str]) -> None:
     """Say which of the trace's frames are a minified bundle's (``minified``), of those whose path names no file
-    indexed (``unfound``): nothing is found at them, and the answer says why rather than nothing."""
+    indexed (``unfound``) nor one a source map read them as (``source_maps``): nothing is found at them, and the
+    answer says why rather than nothing (it said Sift read no source maps, which it does where it finds one)."""
     from search.query.answer_notes import note
     shown = minified(query)
     frames = list(dict.fromkeys(frame for path in unfound if path in shown for frame in shown[path]))
     if frames:
         note(notes, f"the stack trace's frames {', '.join(frames[:3])}{' …' if len(frames) > 3 else ''} are in "
-                    "minified code: Sift indexes neither minified bundles nor source maps, so it cannot tell which "
-                    "source file and function they stand for")
+                    "minified code, and no source map of it was read (none beside the bundle in a collection, nor "
+                    "named by its sourceMappingURL comment), so Sift cannot tell which source file and function they "
+                    "stand for")
 
 
 def toolchain(query: str, frame: re.Match) -> bool:

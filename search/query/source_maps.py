@@ -3,11 +3,11 @@
 A frame such as ``at e (dist/main.js:1:48213)`` names a column of one long machine-written line: Sift skips such a
 bundle (and its build folder), so the frame found nothing. Where a collection's folder holds the bundle's map
 beside it (``dist/main.js.map``: a source map of version 3, with ``sources`` and ``mappings``), or where the
-bundle's last line names it elsewhere in the collection (``//# sourceMappingURL=../maps/main.js.map``), the frame's
+bundle's last sourceMappingURL comment names it elsewhere in the collection (``//# sourceMappingURL=../maps/main.js.map``), the frame's
 line and column are looked up in it: its ``sources`` name the file and its mappings the line, which the trace's
 other frames are then searched as; a frame's minified function ('e') is read as the original name (its ``names``)
-the map gives the frame's call, on the trace's next line (``callers``). A map written in the bundle's last line
-(``data:``, base64 or percent-encoded) is read too. An index map (``sections``: maps each at an offset of the
+the map gives the frame's call, on the trace's next line (``callers``). A map written in that comment (``data:``,
+base64 or percent-encoded) is read too. An index map (``sections``: maps each at an offset of the
 bundle, written in it or named by a ``url``) is read section by section.
 
 A map may be tens of megabytes, most of it the sources' own text (``sourcesContent``): it is not parsed whole but
@@ -41,13 +41,15 @@ HALVED = 64  # segments of a line's piece holding a frame's place past which it 
 _decoded: dict[bytes, list[int]] = {}
 SOURCES_READ = 2 * 2**20  # bytes read of the map for its "sources" list, past which it is taken as unreadable
 BUNDLE = re.compile(r"\.[cm]?js$", re.IGNORECASE)
-# A map named by its bundle's last line ('//# sourceMappingURL=../maps/app.js.map'): the bundle's last bytes read
+# A map named by its bundle's comment ('//# sourceMappingURL=../maps/app.js.map'), or written in it
+# ('//# sourceMappingURL=data:application/json;base64,eyJ2…'): the last such comment, where the spec allows it, not
+# only alone on the last line: after code on its line (a minifier's '}();//# sourceMappingURL=…'), or followed by a
+# blank line or others ('//# debugId=…', which Sentry's and esbuild's tools add after it). Its URL ends its line (one
+# in a string, as a bundler's runtime writes it, has its quote after). Looked for in the bundle's last MAX_MAP_BYTES
+# and URL_READ bytes; a map written inline is decoded in memory.
 URL_READ = 4096
-MAP_URL = re.compile(rb"//[#@][ \t]*sourceMappingURL=[ \t]*([^\s'\"]{1,1024})")
-# A map written in the bundle's last line ('//# sourceMappingURL=data:application/json;base64,eyJ2…'): the line is
-# read into memory whole and decoded, up to MAX_INLINE_MAP_BYTES of it
+MAP_URL = re.compile(rb"//[#@][ \t]*sourceMappingURL=[ \t]*([^\s'\"]+)[ \t]*(?:\r?\n|\r|$)")
 INLINE = "data:"
-INLINE_URL = re.compile(rb"[ \t]*//[#@][ \t]*sourceMappingURL=[ \t]*(data:)", re.IGNORECASE)
 MAX_INLINE_MAP_BYTES = 16 * 2**20
 # An index map ('sections': each a map's offset in the bundle and the map, written in it or named by its 'url')
 MAX_INDEX_MAP_BYTES = 8 * 2**20  # an index map is parsed whole (its sections' maps are in it): about 0.1 s for 8 MB
@@ -144,23 +146,27 @@ def find_map(roots: list[tuple[str, str]], path: str) -> tuple[str, Path, str, b
 
 
 def named_map(root: str, bundle: str) -> str | None:
-    """The path, relative to ``root``, of the map the bundle at ``bundle`` (relative to ``root``) names on its last
-    line ('//# sourceMappingURL=../maps/app.js.map': maps/app.js.map of dist/app.js), read from its last URL_READ
-    bytes, or ``INLINE`` for one written there (``data:``, a line of the map's size: ``_data_url``); None for no
-    bundle or none named. Raises Refused for one on a server, from the server's root or outside the collection,
-    which are not read."""
+    """The path, relative to ``root``, of the map the bundle at ``bundle`` (relative to ``root``) names in its last
+    sourceMappingURL comment ('//# sourceMappingURL=../maps/app.js.map': maps/app.js.map of dist/app.js;
+    ``MAP_URL``), or ``INLINE`` for one written there (``data:``: ``_data_url``); None for no bundle or none named.
+    Raises Refused for one on a server, from the server's root or outside the collection, which are not read."""
     try:
         if not (Path(root) / bundle).is_file():  # a named pipe of the bundle's name would block the search
             return None
         with open(Path(root) / bundle, "rb") as f:
-            f.seek(max(0, f.seek(0, 2) - URL_READ))
-            named = MAP_URL.findall(f.read(URL_READ))
-            if not named:
-                return INLINE if _data_url(f) else None
+            at = _comment(f)
+            if at is None:
+                return None
+            f.seek(at[0])
+            named = f.read(min(at[1] - at[0], 1024 + len(INLINE)))
     except OSError:
         return None
     from urllib.parse import unquote
-    url = unquote(named[-1].decode("utf-8", "replace")).split("?", 1)[0].split("#", 1)[0]
+    if named[:len(INLINE)].lower() == INLINE.encode():
+        return INLINE
+    if at[1] - at[0] > 1024:
+        return None
+    url = unquote(named.decode("utf-8", "replace")).split("?", 1)[0].split("#", 1)[0]
     if url.lower().startswith(INLINE):
         return INLINE
     if not url:
@@ -176,18 +182,32 @@ def named_map(root: str, bundle: str) -> str | None:
     return relative
 
 
-def _data_url(f) -> tuple[int, int] | None:
-    """(start, end) in the open bundle ``f`` of the map written in its last line ('//# sourceMappingURL=data:…',
-    from 'data:'), or None for a last line of other text."""
+def _comment(f) -> tuple[int, int] | None:
+    """(start, end) in the open bundle ``f`` of the URL its last sourceMappingURL comment names (``MAP_URL``),
+    looked for in its last MAX_MAP_BYTES and URL_READ bytes (an inline map past MAX_INLINE_MAP_BYTES is found, and
+    said too big); None for none there."""
     size = f.seek(0, 2)
     if not size:
         return None
     with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as whole:
-        end = size
-        while end > max(0, size - URL_READ) and whole[end - 1] in b" \t\r\n":
-            end -= 1
-        found = INLINE_URL.match(whole, whole.rfind(b"\n", 0, end) + 1, end)
-        return (found.start(1), end) if found else None
+        floor, end = max(0, size - MAX_MAP_BYTES - URL_READ), size
+        while (at := whole.rfind(b"sourceMappingURL=", floor, end)) >= 0:
+            start = whole.rfind(b"//", max(floor, at - 8), at)
+            found = MAP_URL.match(whole, start) if start >= 0 else None
+            if found:
+                return found.span(1)
+            end = at
+    return None
+
+
+def _data_url(f) -> tuple[int, int] | None:
+    """(start, end) in the open bundle ``f`` of the map written in its last sourceMappingURL comment ('//#
+    sourceMappingURL=data:…', from 'data:'; ``_comment``), or None for a comment naming a file, or none."""
+    at = _comment(f)
+    if at is None:
+        return None
+    f.seek(at[0])
+    return at if f.read(len(INLINE)).lower() == INLINE.encode() else None
 
 
 def _inline(bundle: Path, shown: str) -> bytes:
