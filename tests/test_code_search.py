@@ -1423,3 +1423,42 @@ def test_a_cut_definition_is_shown_from_its_opening(engine_over, mode):
     hits = [hit for hit in engine_over(CUT_FUNCTION).search("callers", mode=mode).hits if hit.path == "app/frames.py"]
     assert len(hits) > 1 and hits[0].start_line <= 4, [(hit.start_line, hit.snippet[:40]) for hit in hits]
     assert [hit.start_line for hit in hits] == sorted(hit.start_line for hit in hits)
+
+
+# Two programs that fail, each through a caller in another file: run for real, their traces pasted together (the
+# errors' messages are no string of the code, which would come first by ``messages_first``).
+TWO_FAILURES = {
+    "shop/cli.py": "import sys\n\nsys.path.insert(0, __file__.rsplit('/', 2)[0])\nfrom shop import orders, "
+                   "payments  # noqa: E402\n\n\ndef place_command(items):\n    return orders.place(items)\n\n\n"
+                   "def refund_command(order):\n    return payments.refund(order)\n\n\n"
+                   "for run, value in ((place_command, []), (refund_command, 7)):\n    try:\n        run(value)\n"
+                   "    except Exception:\n        import traceback\n        traceback.print_exc()\n",
+    "shop/orders.py": "def place(items):\n    share = 100 / len(items)\n    return share\n",
+    "shop/payments.py": "REFUNDS = {}\n\n\ndef refund(order):\n    return REFUNDS[order]\n",
+    "web/main.js": "const { total } = require('./cart');\nconst { pay } = require('./checkout');\n\n"
+                   "function run(step, value) {\n  try {\n    step(value);\n  } catch (e) {\n"
+                   "    console.error(e.stack);\n  }\n}\n\nrun(total, null);\nrun(pay, undefined);\n",
+    "web/cart.js": "function total(items) {\n  return items.reduce((sum, item) => sum + item.price, 0);\n}\n\n"
+                   "module.exports = { total };\n",
+    "web/checkout.js": "function pay(amount) {\n  return amount.toFixed(2);\n}\n\nmodule.exports = { pay };\n",
+}
+
+
+@pytest.mark.parametrize("program, raised", [(["python", "shop/cli.py"], {"shop/orders.py", "shop/payments.py"}),
+                                             (["node", "web/main.js"], {"web/cart.js", "web/checkout.js"})])
+def test_two_stack_traces_pasted_together_each_find_where_they_were_raised(engine_over, tmp_path, program, raised):
+    """Two traces of one engine in one search (two Python tracebacks, two of Node's) were read as one: Python's,
+    read backwards as one list, put the second's frames before the first's raising frame, and Node's second
+    trace's throw came after all of the first's frames. Each trace's most recent call comes first now."""
+    import shutil
+    import subprocess
+    import sys
+    if program[0] == "node" and not shutil.which("node"):
+        pytest.skip("no node to run the script")
+    write_tree(tmp_path, TWO_FAILURES)
+    executable = sys.executable if program[0] == "python" else shutil.which("node")
+    traces = subprocess.run([executable, str(tmp_path / program[1])], capture_output=True, text=True,
+                            timeout=60).stderr
+    assert traces.count("Traceback (most recent call last)") == 2 or traces.count("\n    at ") >= 4
+    answer = engine_over(TWO_FAILURES).search(traces, mode="keyword")
+    assert {hit.path for hit in answer.hits[:2]} == raised, traces

@@ -59,12 +59,15 @@ FRAME = re.compile(r'File "(?P<file>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<fun
 def frames(query: str, held=None) -> list[tuple[str, int, str | None]]:
     """(path as the trace writes it, with '/', line, the function's name or None) of each frame of a stack trace
     the query holds, each once, the most recent call first: Python's traceback (its 'File "…", line N' frames)
-    writes it last, where the error was raised, the other traces first. A frame of Node's own module written bare
+    writes it last, where the error was raised, the other traces first. Of several traces pasted together
+    (``pasted_traces``), each is read so, and their frames taken in turn, each trace's most recent call first. A frame of Node's own module written bare
     ('events.js:377:5', 'internal/…') is kept only where ``held(path)`` says a collection holds a file there."""
-    from search.query import backtrace
+    from search.query import backtrace, pasted_traces
     above = backtrace.functions(query)  # Go's and Rust's, named on the line before the path
-    found = []
+    starts = pasted_traces.starts(query)
+    traces: dict[int, list] = {}  # of each trace pasted (``pasted_traces``), its frames, and whether Python's
     for m in FRAME.finditer(query):
+        found = traces.setdefault(pasted_traces.trace_of(starts, m.start()), [])
         if backtrace.toolchain(query, m):  # Rust's, Go's or Node's own library, no file of the user's
             continue
         if backtrace.node_bare(query, m) and not (held and held(m.group("path").replace("\\", "/"))):
@@ -73,9 +76,12 @@ def frames(query: str, held=None) -> list[tuple[str, int, str | None]]:
                     or backtrace.browser_function(m.group("named"))
                     or (above.get(m.end("path")) if m.group("path") else None) or None)
         found.append(((m.group("file") or m.group("path")).replace("\\", "/"), int(m.group("line") or m.group("at")),
-                      function))
-    if any(m.group("file") for m in FRAME.finditer(query)):
-        found.reverse()
+                      function, m.group("file") is not None))
+    # each trace the most recent call first (a Python traceback's read backwards), then of several traces their
+    # frames taken in turn: each trace's most recent call before any trace's second
+    ordered = [trace[::-1] if any(python for *_, python in trace) else trace for trace in traces.values()]
+    found = [trace[depth][:3] for depth in range(max(map(len, ordered), default=0))
+             for trace in ordered if depth < len(trace)]
     named: dict[tuple[str, int], str | None] = {}
     written: dict[tuple[str, int], str] = {}
     # a frame written twice: once, with its function where one names it (Rust's 'panicked at src/db.rs:17:5' and

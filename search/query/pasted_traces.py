@@ -1,0 +1,31 @@
+"""Where each stack trace of a paste begins, when one search holds several.
+
+Two traces pasted one after the other (two Python tracebacks, an error and the one raised handling it, two of
+Node's, Java's 'Caused by: …', the goroutines of one Go panic) were read as one: the frames of the second were taken
+as the first's continuation, so that Python's, read the other way round as one list, put the second traceback's
+frames first and the first's raising frame after all of them, and a Python traceback pasted above a Node trace had
+the Node trace read backwards too. A trace begins at its header line: Python's 'Traceback (most recent call
+last):', an error's line at a line's start ('TypeError: x is not a function', 'java.lang.IllegalStateException:
+…', 'Uncaught Error: …', Node's 'TypeError [ERR_X]: …'), Java's 'Caused by: …' and 'Exception in thread …', Go's
+'panic: …' and 'goroutine 7 [running]:', Rust's "thread 'main' panicked at …". Python's own error line, last in
+its traceback, begins a trace of no frames, which is none.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+
+HEADER = re.compile(r"^[ \t|+]*(?:Exception Group )?Traceback \(most recent call last\):"  # 3.11's groups: '  | …'
+                    r"|^(?:Caused by:|Exception in thread\b|panic:|goroutine \d+ \[|thread '[^'\n]*' panicked at\b)"
+                    r"|^(?:Uncaught[ \t]+)?(?:[\w$]+\.)*[\w$]*(?:Error|Exception|Panic)(?:[ \t]*\[[^\]\n]*\])?:",
+                    re.MULTILINE)
+
+
+def starts(query: str) -> list[int]:
+    """Where each trace the query holds begins (its header line's start), after the first, in order."""
+    return [m.start() for m in HEADER.finditer(query) if m.start() > 0]
+
+
+def trace_of(starts_at: list[int], at: int) -> int:
+    """The number (from 0) of the trace holding the offset ``at``, of those ``starts`` gives."""
+    return bisect.bisect_right(starts_at, at)
