@@ -60,8 +60,9 @@ def frames(query: str, held=None) -> list[tuple[str, int, str | None]]:
     """(path as the trace writes it, with '/', line, the function's name or None) of each frame of a stack trace
     the query holds, each once, the most recent call first: Python's traceback (its 'File "…", line N' frames)
     writes it last, where the error was raised, the other traces first. Of several traces pasted together
-    (``pasted_traces``), each is read so, and their frames taken in turn, each trace's most recent call first. A frame of Node's own module written bare
-    ('events.js:377:5', 'internal/…') is kept only where ``held(path)`` says a collection holds a file there."""
+    (``pasted_traces``), each is read so, and their frames taken in turn, each trace's most recent call first. A
+    frame of Node's own module written bare ('events.js:377:5', 'internal/…') is kept only where ``held(path)`` says
+    a collection holds a file there."""
     from search.query import backtrace, pasted_traces
     above = backtrace.functions(query)  # Go's and Rust's, named on the line before the path
     starts = pasted_traces.starts(query)
