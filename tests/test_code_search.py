@@ -1441,15 +1441,23 @@ TWO_FAILURES = {
     "web/cart.js": "function total(items) {\n  return items.reduce((sum, item) => sum + item.price, 0);\n}\n\n"
                    "module.exports = { total };\n",
     "web/checkout.js": "function pay(amount) {\n  return amount.toFixed(2);\n}\n\nmodule.exports = { pay };\n",
+    # an error thrown with its cause, uncaught: Node prints the cause's trace inside the error's ('[cause]: …')
+    "web/settings.js": "const { parse } = require('./parse');\n\nfunction load(text) {\n  try {\n"
+                       "    return parse(text);\n  } catch (e) {\n    throw new Error('no settings', { cause: e });\n"
+                       "  }\n}\n\nmodule.exports = { load };\n",
+    "web/parse.js": "function parse(text) {\n  return JSON.parse(text);\n}\n\nmodule.exports = { parse };\n",
+    "web/start.js": "const { load } = require('./settings');\n\nload('{');\n",
 }
 
 
 @pytest.mark.parametrize("program, raised", [(["python", "shop/cli.py"], {"shop/orders.py", "shop/payments.py"}),
-                                             (["node", "web/main.js"], {"web/cart.js", "web/checkout.js"})])
+                                             (["node", "web/main.js"], {"web/cart.js", "web/checkout.js"}),
+                                             (["node", "web/start.js"], {"web/settings.js", "web/parse.js"})])
 def test_two_stack_traces_pasted_together_each_find_where_they_were_raised(engine_over, tmp_path, program, raised):
     """Two traces of one engine in one search (two Python tracebacks, two of Node's) were read as one: Python's,
     read backwards as one list, put the second's frames before the first's raising frame, and Node's second
-    trace's throw came after all of the first's frames. Each trace's most recent call comes first now."""
+    trace's throw came after all of the first's frames, and after an error's the frames of its cause, printed inside
+    it ('[cause]: SyntaxError: …'). Each trace's most recent call comes first now."""
     import shutil
     import subprocess
     import sys
@@ -1459,6 +1467,6 @@ def test_two_stack_traces_pasted_together_each_find_where_they_were_raised(engin
     executable = sys.executable if program[0] == "python" else shutil.which("node")
     traces = subprocess.run([executable, str(tmp_path / program[1])], capture_output=True, text=True,
                             timeout=60).stderr
-    assert traces.count("Traceback (most recent call last)") == 2 or traces.count("\n    at ") >= 4
+    assert traces.count("Traceback (most recent call last)") == 2 or traces.count(" at ") >= 4
     answer = engine_over(TWO_FAILURES).search(traces, mode="keyword")
     assert {hit.path for hit in answer.hits[:2]} == raised, traces

@@ -6,7 +6,8 @@ as the first's continuation, so that Python's, read the other way round as one l
 frames first and the first's raising frame after all of them, and a Python traceback pasted above a Node trace had
 the Node trace read backwards too. A trace begins at its header line: Python's 'Traceback (most recent call
 last):', an error's line at a line's start ('TypeError: x is not a function', 'java.lang.IllegalStateException:
-…', 'Uncaught Error: …', Node's 'TypeError [ERR_X]: …'), Java's 'Caused by: …' and 'Exception in thread …', Go's
+…', 'Uncaught Error: …', Node's 'TypeError [ERR_X]: …' and '  [cause]: Error: …'), Java's 'Caused by: …' and
+'Exception in thread …', Go's
 'panic: …' and 'goroutine 7 [running]:', Rust's "thread 'main' panicked at …". Python's own error line, last in
 its traceback, begins a trace of no frames, which is none.
 """
@@ -17,6 +18,7 @@ import re
 
 HEADER = re.compile(r"^[ \t|+]*(?:Exception Group )?Traceback \(most recent call last\):"  # 3.11's groups: '  | …'
                     r"|^(?:Caused by:|Exception in thread\b|panic:|goroutine \d+ \[|thread '[^'\n]*' panicked at\b)"
+                    r"|^[ \t]*\[cause\]:"  # Node's printout of an error's cause, inside the error's
                     r"|^(?:Uncaught[ \t]+)?(?:[\w$]+\.)*[\w$]*(?:Error|Exception|Panic)(?:[ \t]*\[[^\]\n]*\])?:",
                     re.MULTILINE)
 
