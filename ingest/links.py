@@ -119,10 +119,12 @@ class WikiLink(NamedTuple):
 
 def wiki_link(raw: str) -> WikiLink | None:
     """``raw`` read as Obsidian reads a link: '[[Note]]', '![[Note#Part|label]]', or the same without the
-    brackets ('Note#^block'); None when it names no note (no name before '#': a link inside the note itself)."""
+    brackets ('Note#^block'); None when it names no note (no name before '#': a link inside the note itself). A '|'
+    or '#' escaped, as Obsidian writes a link in a table ('[[Garden Shed\\|the shed]]'), is read as one unescaped:
+    the note looked for was 'Garden Shed\\'."""
     inside = WIKI_LINK.fullmatch(raw.strip())
-    text = (inside.group(1) if inside else raw.strip()).split("|", 1)[0]
-    name, *parts = text.split("#")
+    text = re.split(r"\\?\|", inside.group(1) if inside else raw.strip(), maxsplit=1)[0]
+    name, *parts = re.split(r"\\?#", text)
     parts = [part.strip() for part in parts if part.strip()]
     block = parts[-1][1:] if parts and parts[-1].startswith("^") else None
     if not name.strip():

@@ -341,3 +341,17 @@ def test_the_backlinks_line_shows_a_newline_in_a_linking_notes_name_escaped(imme
             return await call(s, "read_file", path="vault/Garden Shed.md")
     shed = run(scenario)
     assert text(shed).splitlines()[-1] == "[linked from 1 note: vault/odd\\nday.md]", text(shed)
+
+
+def test_read_file_follows_a_wiki_link_copied_from_a_table_with_its_bar_escaped(immediate, tmp_path, sift_env):
+    """Obsidian escapes a labelled link's '|' in a table ('[[Garden Shed\\|the shed]]'); read_file given it looked
+    for the note 'Garden Shed\\', which no note is (ingest.links.wiki_link)."""
+    from mcp_server import reading
+    from mcp_server.service import Sift
+    from search.settings import load
+    ingest_keyword_only(write_tree(tmp_path / "vault", {
+        "Projects/Garden Shed.md": "# Garden Shed\n\nBuild it behind the house.\n\n## Roof\n\nFelt.\n"}), "vault")
+    shed, _ = reading.read(Sift(load()), "[[Garden Shed\\|the shed]]", None, None, None)
+    roof, _ = reading.read(Sift(load()), "[[Garden Shed\\#Roof\\|the roof]]", None, None, None)
+    assert shed.startswith("vault/Projects/Garden Shed.md") and "behind the house" in shed, shed
+    assert "Felt." in roof and "behind the house" not in roof, roof
