@@ -73,7 +73,8 @@ def test_a_chinese_date_finds_the_daily_note_named_by_its_iso_date(engine, mode,
 
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
-@pytest.mark.parametrize("query", ["2024-03-20", "3月20日", "三月二十日", "2024.3.20", "20 March 2024", "3/20"])
+@pytest.mark.parametrize("query", ["2024-03-20", "3月20日", "三月二十日", "2024.3.20", "20 March 2024", "3/20",
+                                   "20.3.2024"])
 def test_a_date_alone_puts_first_the_note_named_by_it(engine, mode, query):
     # a table says 3月20日, the note of 2024-03-25 says 3月20号 three times: the rarer form outweighed the date written
     answer = engine.search(query, mode=mode, limit=5)
@@ -124,15 +125,18 @@ def test_only_a_real_date_gets_its_other_form():
 @pytest.mark.parametrize("query, month, forms", [
     ("三月十四日的会议", "三月十四日", ["03 14", "3 月 14"]), ("十二月三十一日", "十二月三十一日", ["12 31", "12 月 31"]),
     ("二〇二四年三月十四日", "二四年三月十四日", ["2024 03 14", "3 月 14"]), ("2024.3.14 会议", "3", ["2024 03 14", "3 月 14"]),
-    ("2024.3.1 周会", "3", ["2024 03 01", "3 月 1"])])
+    ("2024.3.1 周会", "3", ["2024 03 01", "3 月 1"]), ("Termin 18.12.2026", "12", ["2026 12 18", "12 月 18", "12 월 18"]),
+    ("1.3.2024", "3", ["2024 03 01", "3 月 1", "3 월 1"])])
 def test_a_date_in_chinese_numerals_or_with_dots_gets_its_other_forms(query, month, forms):
     """三月十四日 (as typed with a Chinese input method) and 2024.3.14 (as Chinese notes write a date) were no dates:
-    the first was looked up as its pairs of characters alone, the second as the words 2024, 3 and 14."""
+    the first was looked up as its pairs of characters alone, the second as the words 2024, 3 and 14; so was a date
+    written the German way, its day first (18.12.2026), where 2026-12-18 was a date."""
     terms = dict(query_pieces(query))[month]
     assert terms[-len(forms):] == forms, terms
 
 
-@pytest.mark.parametrize("query", ["二月三十日", "2024年2月30日", "4月31日", "2023年2月29日"])
+@pytest.mark.parametrize("query", ["二月三十日", "2024年2月30日", "4月31日", "2023年2月29日", "32.12.2026", "18.13.2026",
+                                   "30.2.2024"])
 def test_a_day_its_month_does_not_have_is_no_date(query):
     assert all(len(terms) == 1 or not any(c.isdigit() for t in terms for c in t) for _, terms in query_pieces(query)), \
         query_pieces(query)

@@ -22,7 +22,8 @@ may come first (``14 March 2024``); slashes (``3/14``, ``14/3``) write a date wh
 (``3/16 inch``, ``1/16 cup``, ``5/8"``, ``3/16 of an inch``), a page or a whole number before it (``page 1/20``,
 ``p. 3/14``, ``1 3/16``) make it none; Chinese numerals (``三月十四日``) write one with 日 or 号. A date
 written with dots is one zero-padded (``2024.03.01``), with a day of two digits (``2024.3.14``) or in a query that
-writes Chinese (``2024.3.1 周会``): ``2024.3.1`` alone is a version number (a JetBrains release) more often.
+writes Chinese (``2024.3.1 周会``): ``2024.3.1`` alone is a version number (a JetBrains release) more often. A
+date written the German way, its day first, with dots and its year (``18.12.2026``), is one as ``2026-12-18`` is.
 The case is read from the query as typed: the functions take it before it is casefolded.
 """
 from __future__ import annotations
@@ -47,6 +48,8 @@ _VALUES = {numeral: value for value, numeral in enumerate("〇一二三四五六
 _CHINESE_WORDS = re.compile(rf"(?:(?P<year>[{_NUMERALS}]{{4}}|\d{{4}})\s*年\s*)?(?P<month>十[一二]?|[一二三四五六七八九])\s*月"
                             rf"\s*(?P<day>[二三]?十[一二三四五六七八九]?|[一二三四五六七八九])\s*[日号號]")
 _ISO = re.compile(r"(?<!\d)(?P<year>\d{4})(?P<separator>[-/.])(?P<month>\d{1,2})(?P=separator)(?P<day>\d{1,2})(?!\d)")
+# a date as German (and much of Europe) writes it, the day first, with dots and its year: 18.12.2026, 1.3.2024
+_DOTTED = re.compile(r"(?<![\w.])(?P<day>\d{1,2})\.(?P<month>\d{1,2})\.(?P<year>\d{4})(?![\w]|\.\d)")
 # a date written with slashes as the US (3/14, 3/14/2024) or Europe (14/3) writes it: a date only when one of its
 # numbers can be no month (3/4 is a fraction, or the 3rd of April, or March 4th: none is read)
 _SLASHED = re.compile(r"(?<![\w/.])(?P<first>\d{1,2})/(?P<second>\d{1,2})(?:/(?P<year>\d{4}))?(?![\w/]|\.\d)")
@@ -160,7 +163,7 @@ def iso_dates(query: str, english: bool = True) -> str:
         return match.group() if date is None else f" {_MONTHS[date.month - 1]} {date.day} {date.year or ''} "
     if _MONTH_WORDS.search(query):
         query = _OF_DATE_WORDS.sub(iso, _OF_DATE.sub(iso, query))
-    query = _SLASHED.sub(iso if english else worded, _ISO.sub(iso, query))
+    query = _SLASHED.sub(iso if english else worded, _DOTTED.sub(iso, _ISO.sub(iso, query)))
     for pattern in _WORDED if english else ():
         query = pattern.sub(iso, query)
     return query
@@ -190,7 +193,7 @@ def _other_name(date: _Date) -> str:
 
 _OF_DATE = re.compile(_CHINESE.pattern + "[的の]?")  # 3月20号的日记, 3月14日の会議: the date's 的 (の, of) is no word of a title
 _OF_DATE_WORDS = re.compile(_CHINESE_WORDS.pattern + "的?")
-_PATTERNS = (_CHINESE, _CHINESE_WORDS, _ISO, _SLASHED, *_WORDED)
+_PATTERNS = (_CHINESE, _CHINESE_WORDS, _ISO, _DOTTED, _SLASHED, *_WORDED)
 
 
 def only_date(query: str) -> bool:
@@ -215,7 +218,7 @@ def date_patterns(query: str) -> list[str]:
         m, d, name = date.month, date.day, _MONTHS[date.month - 1]
         names = f"(?:{name[:3]}|{name})"
         patterns.append(rf"(?<!\d)(?:\d{{4}}[-/.]0?{m}[-/.]0?{d}|(?:(?:\d{{4}}|(?:令和|平成|昭和)\s*(?:\d{{1,2}}|元))\s*[年년]\s*)?0?{m}\s*[月월]\s*0?{d}(?:\s*[日号號일]|(?![\d\uac00-\ud7a3]))"
-                        rf"|\b{names}\.?\s+0?{d}(?:st|nd|rd|th)?|\b0?{d}(?:st|nd|rd|th)?\s+(?:of\s+)?{names}\b"
+                        rf"|(?<![\d.])0?{d}\.0?{m}\.\d{{4}}|\b{names}\.?\s+0?{d}(?:st|nd|rd|th)?|\b0?{d}(?:st|nd|rd|th)?\s+(?:of\s+)?{names}\b"
                         rf"|{_numerals(m)}\s*月\s*{_numerals(d)}\s*[日号號]"
                         + (rf"|(?<![\w/.])(?:0?{m}/{d}|{d}/0?{m})(?:/\d{{4}})?(?![\w/])" if d > 12 else "") + r")(?!\d)")
     return list(dict.fromkeys(patterns))
@@ -240,6 +243,8 @@ def _date(match: re.Match) -> _Date | None:
         if found["separator"] == "." and len(day) < 2 and len(month) + len(day) < 4 and not _CJK.search(match.string):
             return None
         written, number = month, int(month)
+    elif match.re is _DOTTED:
+        written, number, day = found["month"], int(found["month"]), found["day"]
     elif match.re in (_CHINESE, _OF_DATE):
         written, number, day = found["month"], int(found["month"]), found["day"]
         if _COUNTER.match(match.string, match.end("day")):
