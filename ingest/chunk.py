@@ -368,7 +368,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # link in a table with its '|' escaped ('[[Garden Shed\|the shed]]', as Obsidian writes it there) links to 'Garden
 # Shed', not 'Garden Shed\'. A Word document's paragraphs and headings numbered by Word ('2.2', '(b)', a heading style's
 # '12.') are read with the numbers Word shows, where a list's were '- ' items and a heading's were left out: a
-# contract's clause numbers were in none of its passages (ingest.word_numbering).
+# contract's clause numbers were in none of its passages (ingest.word_numbering). A .txt journal whose entries open
+# '2026-11-28 09:00:00 Standup' is plain text, where it was a MemoTrace chat, its titles speakers (ingest.wechat).
 VERSION = 31
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

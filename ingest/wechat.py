@@ -28,6 +28,7 @@ import csv
 import html
 import io
 import re
+from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
@@ -68,7 +69,11 @@ def read(path: str, text: str) -> Document | None:
 def _memotrace_heads(lines: list[str]) -> list[tuple[int, datetime, str]] | None:
     """(line index, time, who) of each head of a MemoTrace TXT export (a head line after a blank one, or the
     file's first), or None when its first lines are not one: its first line a head, two messages with text below
-    their heads at least, no author a log's, and no dated line but a head's (a log's lines follow each other)."""
+    their heads at least, no author a log's, and no dated line but a head's (a log's lines follow each other).
+    MemoTrace writes no header (LC044/WeChatMsg, exporter_txt.py): what tells a chat from a journal whose entries
+    open so (``2026-11-28 09:00:00 Standup``, its text below) is who speaks: speakers who said more than one
+    message said half the messages at least (a journal's titles seldom repeat; it was read as a chat, each title a
+    speaker, an author the author filter found). One speaker may say them all (文件传输助手, the File Transfer chat)."""
     if not lines or not MEMOTRACE_HEAD.fullmatch(lines[0]):
         return None
     heads = [(at, found) for at, line in enumerate(lines)
@@ -78,6 +83,9 @@ def _memotrace_heads(lines: list[str]) -> list[tuple[int, datetime, str]] | None
                  if MEMOTRACE_HEAD.match(line) and at and lines[at - 1].strip())
     said = [found for at, found in told if at + 1 < len(lines) and lines[at + 1].strip()]
     if len(said) < 2 or others or any(LOG_LEVEL.fullmatch(found[2].split(" ", 1)[0]) for found in said):
+        return None
+    speakers = Counter(found[2].strip() for found in said)
+    if 2 * sum(n for n in speakers.values() if n > 1) < len(said):
         return None
     return [(at, datetime.strptime(found[1], "%Y-%m-%d %H:%M:%S"), found[2].strip()) for at, found in heads]
 

@@ -110,3 +110,22 @@ def test_a_memotrace_html_export_of_many_messages_is_read_though_they_are_one_li
     (tmp_path / "王医生.html").write_text(page, encoding="utf-8")
     assert [heading for heading, _, _ in chat_headings("王医生.html", tmp_path / "王医生.html")] == [
         "王医生 · 2026-11-28", "王医生 · 2026-11-29"]
+
+
+JOURNAL = ("2026-11-28 09:00:00 Standup\nThe release slipped a day; Alice takes the migration.\n\n"
+           "2026-11-28 14:30:00 Design review\nThe cache stays; the queue moves to huey.\n\n"
+           "2026-11-29 09:00:00 Retro\nFewer meetings, longer focus blocks.\n\n"
+           "2026-11-30 17:45:00 Planning\nThe billing export first, then the on-call rota.\n")
+
+
+def test_a_journal_of_timestamped_titled_entries_is_no_memotrace_chat():
+    """A .txt journal whose entries open '2026-11-28 09:00:00 Standup' (time, title, text below, a blank line) was
+    read as a MemoTrace TXT chat, each title a speaker. MemoTrace writes no header; its speakers repeat, a
+    journal's titles do not. A chat of one speaker (the File Transfer chat) is still one."""
+    journal = parse_file("journal.txt", JOURNAL.encode())
+    assert "chat_export" not in journal.meta and "speakers" not in journal.meta, journal.meta
+    assert "Standup" in journal.sections[0].text
+    alone = ("2026-11-28 09:00:00 李娜\n体检报告.pdf\n\n2026-11-28 09:01:10 李娜\n[图片]\n\n"
+             "2026-11-29 10:00:00 李娜\n记得带化验单\n")
+    chat = parse_file("文件传输助手.txt", alone.encode())
+    assert chat.meta["chat_export"] == "a WeChat chat export (MemoTrace TXT)" and chat.meta["speakers"] == ["李娜"]
