@@ -67,8 +67,60 @@ def load(http: bool = False, given_home: str | None = None, flag: bool = False) 
     served.problems += [_then(slip_text(name, meant), f"fix it {where} and {restart}") for name, meant in misspelled()]
     lost = None if http else _home_not_found(given_home, flag)
     if lost:  # --home sift-home is fixed in the client's "args": its "env" holds no SIFT_HOME to fix
-        served.problems.append(f"{lost} {WHERE_ARGS if flag else where} and {restart}")
+        said = f"{lost} {WHERE_ARGS if flag else where} and {restart}"
+        slip = os.path.isabs(os.path.expanduser(given_home))  # a relative home's 'held no index' stays true
+        served.problems.append(UntilIndexed(said, os.path.join(os.path.expanduser(given_home), "index.db"))
+                               if slip else said)
     return served
+
+
+class UntilIndexed(str):
+    """A problem that holds until the index it names has something published: 'SIFT_HOME=~/.sfit holds no index,
+    but ~/.sift beside it does' headed every answer after the server's own worker had built that home's index."""
+
+    def __new__(cls, said: str, index: str):
+        problem = super().__new__(cls, said)
+        problem.index, problem.seen, problem.gone = index, None, False
+        return problem
+
+    def holds(self) -> bool:
+        """Whether nothing is published in its index yet: read again only when the index's files changed (a
+        stat of two files an answer), and never again once something is."""
+        if not self.gone:
+            seen = tuple(_stamp(self.index + end) for end in ("", "-wal"))
+            if seen != self.seen:
+                self.seen, self.gone = seen, _published(self.index)
+        return not self.gone
+
+
+def standing(problems: list[str]) -> list[str]:
+    """``problems`` without those that no longer hold (``UntilIndexed``)."""
+    return [problem for problem in problems if not isinstance(problem, UntilIndexed) or problem.holds()]
+
+
+def _stamp(path: str) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_mtime_ns, found.st_size
+
+
+def _published(index: str) -> bool:
+    """Whether the index at ``index`` has a collection with a generation published (one it cannot read: not yet)."""
+    import sqlite3
+
+    from search.index import collection_reads, db
+    try:
+        conn = db.connect(index, readonly=True)
+    except (db.NoIndex, db.IndexUnavailable, OSError, sqlite3.Error):
+        return False
+    try:
+        return bool(collection_reads.published(conn))
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.close()
 
 
 def _home_not_found(given: str | None, flag: bool = False) -> str | None:

@@ -294,7 +294,8 @@ TELL_PROBLEM = ("search", "list_files", "similar", "stats", "refresh")
 
 
 def _problems(sift, name: str) -> list[str]:
-    return sift.problems if name in TELL_PROBLEM else []
+    from mcp_server.settings_problems import standing  # one that no longer holds is not said (a slip's home built)
+    return standing(sift.problems) if name in TELL_PROBLEM else []
 
 
 def _with_problem(sift, name: str, message: str) -> str:

@@ -263,3 +263,26 @@ def test_a_home_with_passages_is_not_told_of_a_close_one(tmp_path_factory, model
     db.connect(home.parent / "homes" / "index.db").close()  # a close name beside it, holding an index
     assert home_meant(home) is None
     assert home_meant(home.parent / "hom") == home, "a home not there is still told the close one"
+
+
+@pytest.mark.timeout(300)
+def test_a_slips_home_is_no_longer_said_once_the_servers_own_worker_built_its_index(sift_env, servers, tmp_path):
+    """SIFT_HOME=/Users/me/.sfit with --root: the server's worker builds the slip's home, and 'holds no index, but
+    ~/.sift beside it does' was worked out once at start and headed every answer after, though it held one."""
+    from search.index import db
+    from tests.test_mcp_server import _poll_search
+    db.connect(tmp_path / ".sift" / "index.db").close()
+    slip = str(tmp_path / ".sfit")
+    root = write_tree(tmp_path / "notes", {"harbour.md": "# Harbour\n\nBoats in the harbour at dawn.\n"})
+    env = {**sift_env, "SIFT_HOME": slip, "SIFT_EMBEDDINGS": "off"}
+
+    async def scenario():
+        async with servers.session(env, "--root", str(root)) as s:
+            found = await _poll_search(s, "harbour")
+            return s.instructions, found, await call(s, "stats"), await call(s, "search", query="dawn", mode="keyword")
+    instructions, found, stats, search = run(scenario)
+    assert f"{slip} holds no index, but {tmp_path / '.sift'} beside it does" in instructions, "said at start"
+    assert found["results"][0]["path"] == "notes/harbour.md"
+    for answer in (stats, search):
+        assert "beside it does" not in text(answer) and not text(answer).startswith("problem:"), text(answer)
+    assert not any("beside it does" in notice for notice in stats.structured_content["notices"])
