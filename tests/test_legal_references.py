@@ -54,3 +54,18 @@ def test_the_references_of_a_lawyers_queries():
     assert phrases("[2019] UKSC 12") == ["2019 UKSC 12"]
     assert phrases("which contract caps liability within 30 days") == []
     assert phrases("find the entry with DOI 10.18653/v1/N19-1423") == []  # a DOI is searched whole
+
+
+@pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
+def test_a_statutes_part_found_written_short_is_not_said_to_be_nowhere(immediate, tmp_path, monkeypatch, postings):
+    """'§ 573 Absatz 2' found the lease citing '§ 573 Abs. 2', under 'note: no passage contains 'Absatz'': as if
+    the search had failed. A part the passages hold written the other way is not named; a word held nowhere is."""
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    ingest_keyword_only(write_tree(tmp_path / "leases", {
+        "lease.txt": "Die Kündigung richtet sich nach § 573 Abs. 2 BGB.\n",
+        "other.txt": "Die Miete ist monatlich im Voraus zu zahlen.\n"}), "leases")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", keyword_postings=postings)
+    found = engine.search("§ 573 Absatz 2", mode="keyword")
+    assert found.hits[0].path == "lease.txt" and not any("Absatz" in n for n in found.notes), found.notes
+    missing = engine.search("§ 573 Absatz 2 Kaution", mode="keyword")
+    assert any("no passage contains 'Kaution'" in n and "Absatz" not in n for n in missing.notes), missing.notes

@@ -43,6 +43,19 @@ def phrases(query: str) -> list[str]:
     return found
 
 
+def other_parts(query: str) -> dict[str, str]:
+    """{a statute's part as ``query`` writes it: as it is written the other way} ('§ 7 Absatz 1': {'absatz': 'abs'}),
+    lowercased: what the spelling note does not name as held nowhere when the other form is held."""
+    other = {}
+    for match in REFERENCE.finditer(query):
+        if match.group("statute"):
+            for word in _WORD.findall(match.group())[1:]:
+                form = SHORT.get(word.lower()) or LONG.get(word.lower())
+                if form:
+                    other[word.lower()] = form
+    return other
+
+
 def searched(query: str) -> list[str]:
     """``phrases`` as keyword search adds them: each as many times as it has words, so a passage writing the
     reference outranks one holding its words apart ('§ 7 Absatz 1': a passage saying 'Absatz' twice, '7' and '1'

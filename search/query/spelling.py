@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from search.index import chunk_reads, keyword_reads, progress_reads
 from search.index.status import count
 from search.query.dates import date_forms
+from search.query.references import other_parts
 from search.query.keyword import ALPHABET, BY_MEANING, MAX_TERMS, WEIGHTS, held_forms
 from search.query.keyword import edits as _edits
 from search.query.keyword import restores as _restores
@@ -99,6 +100,9 @@ def note(conn, query: str, postings: Postings | None, mode: str, collection: str
     if absent:  # 'ricerche' of a note saying 'ricerca', found by that form (``held_forms``)
         found = held if held is not None else held_forms(query, vocabulary.tokens_of, vocabulary.documents)
         absent = [w for w in absent if w.shown not in found]
+    if absent:  # 'Absatz' of '§ 7 Absatz 1', found written '§ 7 Abs. 1' (search.query.references): held that way
+        other = other_parts(query)
+        absent = [w for w in absent if w.shown not in other or not vocabulary.holds_word(other[w.shown])]
     quoted = quoted_words(query) if quoted is None else quoted
     framing = [w for w in absent  # nothing to say
                if w.shown in FRAMING | FUNCTION | STOPWORDS and w.shown not in quoted]
@@ -160,6 +164,11 @@ class _Vocabulary:
             return self.postings.holds(term)
         self._instances()
         return keyword_reads.term_published(self.conn, term)
+
+    def holds_word(self, word: str) -> bool:
+        """Whether a published passage holds ``word``, a word of one token."""
+        found = self.tokens([word])[word]
+        return len(found) == 1 and self.holds(found[0])
 
     def held(self, terms: list[str]) -> set[str]:
         """Those of ``terms`` a published passage holds. Without the postings, FTS5's vocabulary is asked for all of
