@@ -909,7 +909,7 @@ def _lenient_meta(lines: list[str]) -> dict:
             entries.append([])  # a line that is neither: what follows it is no key's value
     data: dict = {}
     for entry in entries:
-        if not entry:
+        if not entry or ":" not in entry[0]:  # '- item' under a line of text: no key (unpacked, it failed the note)
             continue
         value = _yaml("\n".join(entry))
         if not isinstance(value, dict):

@@ -108,6 +108,13 @@ def test_front_matter_that_does_not_parse_gives_what_its_lines_obviously_mean():
     assert valid.title == "Q3 planning" and valid.meta["aliases"] == ["Planning: Q3"], valid.meta
 
 
+def test_front_matter_that_does_not_parse_with_a_list_under_a_line_of_text_is_read():
+    """A list item under a line that is no key ('Notes for the week' then '- call the bank') was read as an entry
+    of no key: unpacking its key raised ValueError and the note failed to index."""
+    doc = parse_markdown("week.md", "---\ntitle: Week: 12\nNotes for the week\n- call the bank\ntags: [a\n---\nText\n")
+    assert doc.title == "Week: 12" and "call the bank" in doc.sections[0].text, doc.meta
+
+
 def test_search_and_list_files_see_broken_front_matters_title_tags_and_date(immediate, tmp_path, monkeypatch):
     """As an assistant meets such a note: search shows it under its title, list_files finds it by its tag and by
     the day its front matter gives (it listed by none of them: the note had no tag and no date of its own)."""
