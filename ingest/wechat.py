@@ -76,8 +76,11 @@ def _memotrace_heads(lines: list[str]) -> list[tuple[int, datetime, str]] | None
     speaker, an author the author filter found). One speaker may say them all (文件传输助手, the File Transfer chat)."""
     if not lines or not MEMOTRACE_HEAD.fullmatch(lines[0]):
         return None
-    heads = [(at, found) for at, line in enumerate(lines)
-             if (at == 0 or not lines[at - 1].strip()) and (found := MEMOTRACE_HEAD.fullmatch(line))]
+    heads = [(at, found) for at, line in enumerate(lines)  # a head of no date (2026-02-30) is text: it failed the file
+             if (at == 0 or not lines[at - 1].strip()) and (found := MEMOTRACE_HEAD.fullmatch(line))
+             and _time(found[1]) is not None]
+    if not heads or heads[0][0]:  # its first line's date is none: no head
+        return None
     told = [(at, found) for at, found in heads if at < HEAD_LINES]
     others = sum(1 for at, line in enumerate(lines[:HEAD_LINES])
                  if MEMOTRACE_HEAD.match(line) and at and lines[at - 1].strip())
@@ -87,7 +90,7 @@ def _memotrace_heads(lines: list[str]) -> list[tuple[int, datetime, str]] | None
     speakers = Counter(found[2].strip() for found in said)
     if 2 * sum(n for n in speakers.values() if n > 1) < len(said):
         return None
-    return [(at, datetime.strptime(found[1], "%Y-%m-%d %H:%M:%S"), found[2].strip()) for at, found in heads]
+    return [(at, _time(found[1]), found[2].strip()) for at, found in heads]
 
 
 def _merged_heads(lines: list[str]) -> list[tuple[int, datetime, str]] | None:

@@ -129,3 +129,14 @@ def test_a_journal_of_timestamped_titled_entries_is_no_memotrace_chat():
              "2026-11-29 10:00:00 李娜\n记得带化验单\n")
     chat = parse_file("文件传输助手.txt", alone.encode())
     assert chat.meta["chat_export"] == "a WeChat chat export (MemoTrace TXT)" and chat.meta["speakers"] == ["李娜"]
+
+
+def test_a_memotrace_head_of_a_date_that_is_none_is_text_not_a_failure():
+    """A head line dated 2026-02-30 (a hand-edited export, a note of that shape) raised ValueError in strptime and
+    the file failed to index; it is the text of the message above now, as a merged chat's is."""
+    text = ("2026-11-28 15:02:11 王医生\n你好\n\n2026-11-28 15:05:40 李娜\n好的\n\n2026-11-28 15:06:40 王医生\n明天见\n\n"
+            "2026-02-30 15:02:11 李娜\n收到\n")
+    doc = parse_file("王医生.txt", text.encode())
+    assert doc.meta["messages"] == 3 and "2026-02-30 15:02:11 李娜\n收到" in doc.sections[-1].text, doc.sections
+    odd = parse_file("notes.txt", ("2026-02-30 15:02:11 王医生\n你好\n\n" + text).encode())
+    assert "chat_export" not in odd.meta and odd.sections[0].text.startswith("2026-02-30"), odd.meta
