@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from ingest.code_languages import SHEBANG_BYTES
-from ingest.kinds import PAGE_EXTENSIONS, kind_of, kind_of_script, suffix
+from ingest.kinds import CONFIG_EXTENSIONS, PAGE_EXTENSIONS, kind_of, kind_of_script, suffix
 from ingest.links import converted_pdfs
 
 # Vendored dependencies: other projects' code copied into a repository, as node_modules/ is (Go's and Composer's
@@ -42,7 +42,8 @@ PROJECT_MARKERS = ("go.mod", "composer.json", "Gemfile", "package.json", "Cargo.
                    "meson.build", "WORKSPACE", "MODULE.bazel", "BUILD.bazel", "mix.exs", "Package.swift",
                    "pubspec.yaml", "deno.json", "Podfile", "Cartfile", "conanfile.txt", "vcpkg.json")
 # Files of kind code that a folder of notes holds as well (a page saved, a data export): no sign of a program.
-NOT_PROGRAMS = {".json", ".jsonl", ".yaml", ".yml", ".toml", ".html", ".htm", ".xhtml", ".css", ".sql", ".svg"}
+NOT_PROGRAMS = {".json", ".jsonl", ".yaml", ".yml", ".toml", ".html", ".htm", ".xhtml", ".css", ".sql", ".svg",
+                *CONFIG_EXTENSIONS}
 VENDORED_LOOK = 500  # entries of a vendored folder looked at for a code file, at most
 
 DEFAULT_IGNORES = [
@@ -327,7 +328,9 @@ def _programs_in(root: Path, folder: str) -> tuple[int, int, str]:
 
 # What Sift keeps in its home (search.settings, search.index.db, space, ingest.attachment_cache,
 # mcp_server.http_settings): left out of a collection whose root is the home itself.
-HOME_FILES = ("index.db", "queue.db", "models", "cache", "space-reserve", "http-token")
+# worker.log: scripts/demo's worker writes its log in the home; a .log is read as text, and a home that is the root
+# would have read it again at each line the worker wrote
+HOME_FILES = ("index.db", "queue.db", "models", "cache", "space-reserve", "http-token", "worker.log")
 HOME_FILE_ENDINGS = ("-wal", "-shm", "-journal", "-wal-of")
 
 

@@ -54,6 +54,8 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
     every_row = notion_all_rows(full)
     if every_row:
         raise Skip(f"a Notion database view: {every_row} beside it holds every row (its rows would show twice)")
+    if (tex := latex_log(full)) is not None:
+        raise Skip(f"LaTeX's log of {tex} beside it: its build's output, not notes")
     from ingest.keep import html_beside
     if (keep := html_beside(full)) is not None:
         raise Skip(f"a Google Keep note's page: {keep} beside it holds the note, read for it (it would show twice)")
@@ -111,6 +113,15 @@ def notion_all_rows(full: Path) -> str | None:
         return None
     every = full.with_name(name[:-4] + "_all" + name[-4:])
     return every.name if every.is_file() else None
+
+
+def latex_log(full: Path) -> str | None:
+    """For a '.log' with a '.tex' of its stem beside it (LaTeX writes main.log beside main.tex at each build: pages
+    of 'Overfull \\hbox'), that .tex's name; None for any other file (an incident's app.log is read)."""
+    if full.suffix.lower() != ".log":
+        return None
+    tex = full.with_suffix(".tex")
+    return tex.name if tex.is_file() else None
 
 
 def read_settled(full: Path) -> tuple[bytes, os.stat_result]:

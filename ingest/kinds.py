@@ -61,7 +61,15 @@ OTHER_CODE_EXTENSIONS = {
     ".ps1", ".psm1", ".bat", ".cmd", ".vim", ".erl", ".hrl", ".fs", ".fsx", ".m", ".mm", ".nim",
     ".less", ".sass",
 }
-CODE_EXTENSIONS = set(LANGUAGES) | OTHER_CODE_EXTENSIONS
+# a server's and a deploy's configuration kept beside the runbooks, read as code by lines as .toml and .yaml are:
+# nginx's, Redis' and other daemons' .conf, MySQL's my.cnf, INI files (pgbouncer.ini, an Ansible inventory.ini,
+# tox.ini), .cfg, Java's .properties, systemd's units and an Ansible role's Jinja templates (nginx.conf.j2). Counted
+# among the kinds Sift does not read before: 'which service listens on 8443' could not find the nginx server block
+CONFIG_EXTENSIONS = {".conf", ".cnf", ".ini", ".cfg", ".properties", ".service", ".timer", ".socket", ".mount", ".j2"}
+CODE_EXTENSIONS = set(LANGUAGES) | OTHER_CODE_EXTENSIONS | CONFIG_EXTENSIONS
+# a log (an incident's excerpt, app.log) is text, its lines as written; not a chat's, whose detection a .txt goes
+# through. LaTeX's main.log beside main.tex is its build's output, skipped (ingest.files.latex_log)
+LOG_EXTENSIONS = {".log"}
 # Of those, a whole HTML page (a wiki's export: Confluence, Notion's HTML) is a note: its text by heading
 # (ingest.webpage); a fragment or a template stays code
 PAGE_EXTENSIONS = {".html", ".htm"}
@@ -95,7 +103,7 @@ def kind_of(path: str) -> str | None:
         return "pdf"
     if ext in CODE_EXTENSIONS:
         return "code"
-    if ext in TEXT_EXTENSIONS or ext in TABLE_EXTENSIONS or ext in WORKBOOK_EXTENSIONS:
+    if ext in TEXT_EXTENSIONS or ext in TABLE_EXTENSIONS or ext in WORKBOOK_EXTENSIONS or ext in LOG_EXTENSIONS:
         return "text"
     return "code" if code_file_name(path) else None  # Makefile, Dockerfile, Dockerfile.dev …
 

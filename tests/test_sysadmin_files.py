@@ -1,0 +1,86 @@
+"""A sysadmin's knowledge base: runbooks beside the configuration, units and logs they are about. nginx's and
+Redis' .conf, INI files, systemd units and logs were counted among the kinds Sift does not read, so a search for a
+setting or an error string found the runbook at best, never the file that holds it."""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from ingest.discover import walk
+from ingest.document import Skip
+from ingest.files import read_and_parse
+from tests.conftest import built_once, engine_in, ingest, write_tree
+
+FILES = {
+    "runbooks/postgres.md": "# Postgres: too many connections\n\nRaise the pool in pgbouncer, then reload it.\n",
+    "config/nginx/sites-enabled/admin.conf": "server {\n    listen 8443 ssl;\n    server_name admin.example.com;\n"
+                                             "    location / { proxy_pass http://127.0.0.1:9000; }\n}\n",
+    "config/pgbouncer.ini": "[pgbouncer]\nlisten_port = 6432\ndefault_pool_size = 40\nmax_client_conn = 1000\n",
+    "config/api-server.service": "[Service]\nExecStart=/opt/api-server/bin/api-server\nMemoryMax=1G\n",
+    "config/backup.timer": "[Timer]\nOnCalendar=*-*-* 02:30:00\n",
+    "logs/payments-worker.log": "2026-05-02T10:15:01Z ERROR payments-worker redis: Error: read ECONNRESET\n"
+                                "2026-05-02T10:16:44Z ERROR payments-worker pg: FATAL: sorry, too many clients\n",
+    "thesis/main.tex": "\\documentclass{article}\n\\begin{document}\n\\section{Intro}\nHello.\n\\end{document}\n",
+    "thesis/main.log": "This is pdfTeX, Version 3.141592653\nOverfull \\hbox (12.0pt too wide) in paragraph\n",
+}
+
+
+def _build(folder: Path) -> None:
+    """Indexed without vectors (these tests search by keyword); the one file left out is LaTeX's log."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SIFT_EMBEDDINGS", "off")
+        failures = ingest(write_tree(folder / "kb", FILES), "kb")["published"]["failures"]
+    assert [(f["path"], "LaTeX's log" in str(f)) for f in failures] == [("thesis/main.log", True)], failures
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory, model_path):
+    return built_once(tmp_path_factory, model_path, _build, key="sysadmin files")
+
+
+def paths(answer) -> list[str]:
+    return [hit.path for hit in answer.hits]
+
+
+def test_configuration_units_and_logs_are_read(tmp_path):
+    """Each was counted as a kind Sift does not read ('.conf 1, .ini 1, .log 1, .service 1 …')."""
+    write_tree(tmp_path, FILES)
+    unread = Counter()
+    found = {f.path: f.kind for f in walk(tmp_path, unread=unread)}
+    assert unread == {}, unread
+    assert found["config/pgbouncer.ini"] == found["config/api-server.service"] == "code"
+    assert found["config/nginx/sites-enabled/admin.conf"] == found["config/backup.timer"] == "code"
+    assert found["logs/payments-worker.log"] == "text"
+
+
+def test_latex_build_log_beside_its_tex_is_skipped(tmp_path):
+    """A thesis folder holds main.log beside main.tex after each build: LaTeX's output, not the user's notes."""
+    root = write_tree(tmp_path, FILES)
+    with pytest.raises(Skip, match="LaTeX's log of main.tex"):
+        read_and_parse(root, "thesis/main.log")
+    assert "ECONNRESET" in read_and_parse(root, "logs/payments-worker.log").doc.sections[0].text
+
+
+@pytest.mark.parametrize("query, path", [
+    ("listen 8443", "config/nginx/sites-enabled/admin.conf"),
+    ("default_pool_size", "config/pgbouncer.ini"),
+    ("MemoryMax", "config/api-server.service"),
+    ("OnCalendar", "config/backup.timer"),
+    ("ECONNRESET", "logs/payments-worker.log"),
+])
+def test_a_setting_or_an_error_string_finds_the_file_holding_it(home, model_path, embedder, monkeypatch, query, path):
+    engine = engine_in(home, model_path, embedder, monkeypatch)
+    found = paths(engine.search(query, mode="keyword"))
+    assert found and found[0] == path, found
+    assert "thesis/main.log" not in paths(engine.search("Overfull hbox", mode="keyword"))
+
+
+def test_the_demo_workers_log_in_a_home_that_is_the_root_is_not_read(tmp_path, monkeypatch):
+    """scripts/demo's worker writes worker.log in Sift's home: read as text, a home that is the collection's
+    folder would have read it again at each line the worker wrote."""
+    root = write_tree(tmp_path / "notes", {"worker.log": "published generation 1\n", "app.log": "ECONNRESET\n"})
+    monkeypatch.setenv("SIFT_HOME", str(root.resolve()))
+    assert [f.path for f in walk(root)] == ["app.log"]
+
