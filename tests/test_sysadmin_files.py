@@ -11,7 +11,7 @@ import pytest
 from ingest.discover import walk
 from ingest.document import Skip
 from ingest.files import read_and_parse
-from tests.conftest import built_once, engine_in, ingest, write_tree
+from tests.conftest import built_once, engine_in, ingest, ingest_keyword_only, write_tree
 
 FILES = {
     "runbooks/postgres.md": "# Postgres: too many connections\n\nRaise the pool in pgbouncer, then reload it.\n",
@@ -83,4 +83,31 @@ def test_the_demo_workers_log_in_a_home_that_is_the_root_is_not_read(tmp_path, m
     root = write_tree(tmp_path / "notes", {"worker.log": "published generation 1\n", "app.log": "ECONNRESET\n"})
     monkeypatch.setenv("SIFT_HOME", str(root.resolve()))
     assert [f.path for f in walk(root)] == ["app.log"]
+
+
+ADDRESSES = {
+    "runbooks/primary.md": "# Primary database\n\nThe primary is db-prod-02 at 10.0.3.17:5432; fail over by hand.\n",
+    "runbooks/replicas.md": "# Replicas\n\nReplicas: 10.0.3.18:5432, 10.0.17.3:5432 and 10.3.0.17:5432, lag checked "
+                            "every 3 minutes, 17 alerts in 2024 at 0 errors.\n",
+    "notes/releases.md": "# Releases\n\nv1.24.2 shipped on day 24; v1.3.24 of the agent; v2.24.1 of the proxy.\n",
+    "notes/deploy.md": "# Deploy\n\nWe run api-server v1.24.3 in production.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def addresses(tmp_path_factory, model_path):
+    return built_once(tmp_path_factory, model_path,
+                      lambda folder: ingest_keyword_only(write_tree(folder / "ops", ADDRESSES), "ops"),
+                      key="sysadmin addresses")
+
+
+@pytest.mark.parametrize("postings", [True, False])
+@pytest.mark.parametrize("query, path", [("10.0.3.17:5432", "runbooks/primary.md"), ("v1.24.3", "notes/deploy.md")])
+def test_a_host_and_port_or_a_version_finds_the_passage_writing_it_whole(addresses, model_path, embedder, monkeypatch,
+                                                                        query, path, postings):
+    """'10.0.3.17:5432' was looked up as 10, 0, 3, 17 and 5432 alone: the replicas' list, holding each of them more
+    often, came first. Its parts are looked up as a phrase too, as a DOI's are."""
+    engine = engine_in(addresses, model_path, embedder, monkeypatch, postings=postings)
+    found = paths(engine.search(query, mode="keyword"))
+    assert found[0] == path, found
 

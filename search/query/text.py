@@ -20,6 +20,7 @@ from pathlib import Path
 
 from search.query.dates import apart, date_forms
 from search.query.inflection import fold_yo, inflected_forms, query_languages, surnames, without_elisions
+from search.query.joined_words import joined_phrases
 
 CJK_RANGES = (
     "\u3040-\u30ff"  # hiragana, katakana
@@ -328,6 +329,8 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
     dated = date_forms(unicodedata.normalize("NFKC", query))
     for doi, phrase in doi_phrases(query).items():  # 10.18653/v1/N19-1423 as one phrase too
         found.setdefault(doi, [phrase])
+    for joined, phrase in joined_phrases(query).items():  # 10.0.3.17:5432 as one phrase too
+        found.setdefault(joined, [phrase])
     languages = query_languages(normalise(query))  # Italian, German … forms only for a query that shows its language
     names = surnames(query)  # Иванов as иванова, not as иван
     for word in WORD.findall(apart(without_elisions(normalise(query)))):  # l'équipe as équipe
