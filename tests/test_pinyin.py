@@ -30,6 +30,7 @@ NOTES = {
     "ex.md": "# Exes\n\nMy ex called.\n",  # ex is the stem of exing (恶性) too
     "tumor.md": "# 病理\n\n肿瘤为恶性。\n",
     "survey.md": "# 调查\n\n大多数具有代表性。\n",  # jieba cuts 大多数 具有: 数具 (shuju) a dictionary word across
+    "project.md": "# 项目\n\n项目的进度正常，有效地压制了风险。\n",  # 目的 (mudi), 地压 (diya) across 项目 的, 地 压制
 }
 
 
@@ -267,6 +268,21 @@ def test_a_dictionary_word_across_two_words_the_sentence_does_not_mean_is_not_re
     answer = engine.search("shuju", mode="keyword")
     assert paths(answer) == ["minutes.md"], (paths(answer), answer.notes)
     assert "'shuju' read as pinyin: also searched as 数据" in answer.notes, answer.notes
+
+
+def test_a_dictionary_word_across_two_that_takes_the_sentences_particle_is_not_read(engine):
+    """jieba's dictionary holds 目的, which 项目的进度 (项目 的 进度) writes across two words, taking the sentence's 的:
+    the cut through it is no less likely than 晚饭后's through 饭后 (e^3.9 against e^4.3), so 'mudi' was searched as
+    目的 and project.md, which names no purpose, was its hit; 'diya' (低压, as a doctor means it) as 地压 of 有效地压制
+    likewise. A word across two that takes a 的 or 地 the sentence's likeliest cut leaves alone is not read; that
+    passage's words still are."""
+    for query in ["mudi", "diya"]:
+        answer = engine.search(query, mode="keyword")
+        assert paths(answer) == [] and not any("pinyin" in n for n in answer.notes), (query, paths(answer),
+                                                                                       answer.notes)
+    answer = engine.search("xiangmu", mode="keyword")
+    assert paths(answer) == ["project.md"], (paths(answer), answer.notes)
+    assert "'xiangmu' read as pinyin: also searched as 项目" in answer.notes, answer.notes
 
 
 def test_a_pinyin_word_whose_stem_alone_a_passage_holds_is_read(engine):

@@ -51,6 +51,12 @@ UNLIKELY = 10  # a dictionary's word across two of a run's cut is read if the li
 # times less likely than the run's (_unlikeliness): 饭后 4.3, 诊治 9.3 are, 数具 13.8 of 大多数具有 is not; beside
 # zh-retrieval's first 300 passages, of the 508 words V29 read across two words, the 158 from 10 up are readings as
 # 法治 (方法治疗), 染疾 (感染疾病), 儿时 (婴儿时), none a word of its questions (bench/pinyin_readings.py)
+PARTICLES = frozenset("的地")  # a word across two is not read where it takes one of these the likeliest cut leaves
+# alone, whatever the odds: the sentence's 的 (or adverbs' 地) then ties what stands before it to what follows, and the
+# odds cannot tell (目的 of 项目的 3.9, below 饭后 4.3). Of zh-retrieval's 1,746 words read only across two, 14 do so,
+# none a reading a searcher means: 地压 of 有效地压制 (12 passages), 极地 of 积极地, 的哥 of 您的哥哥 (and 间接地, whose
+# 间接 is read). Not 得, which is as often the verb 'get' (易得 of 不容易得癫痫, a word of zh-retrieval's questions),
+# nor 了, 着, 过, most of whose words are meant (太好了, 查过, 过强)
 FLOOD = 10  # passages (a page of hits) from which a common English word's reading may flood the hits ...
 FLOOD_SHARE = 100  # ... if one in this many Chinese passages (saying 的) holds it: of the 36 common English words that
 # spell a word zh-retrieval holds, `name` 那么 5.7 %, `women` 我们 5.4 %, `julie` 剧烈 1.3 %, `like` 立刻 1.2 % are not
@@ -107,7 +113,8 @@ def _cut_words(run: str) -> list[str]:
     脑梗塞 and 梗塞 alone and 'naogeng' found nothing; and each word of its dictionary the run holds (schema V29, its
     full mode): 饭后 of 晚饭后 and 诊治 of 复诊治疗, which the sentence's cut (晚饭 后, 复诊 治疗) passes over, so that
     'fanhou' and 'zhenzhi' found nothing; not one the sentence plainly does not mean (UNLIKELY: 数具 of 大多数具有 made
-    'shuju' 数据 and 数具). Pairs across two words only when the dictionary holds them as a word: not 吃哪 of 吃哪些
+    'shuju' 数据 and 数具), nor one that takes the sentence's 的 or 地 (PARTICLES: 目的 of 项目的, which made 'mudi'
+    find 项目的进度). Pairs across two words only when the dictionary holds them as a word: not 吃哪 of 吃哪些
     ('china'), nor 物含 of 食物含有 ('wuhan')."""
     jieba = _jieba()
     cut = [word for word in jieba.cut_for_search(run) if len(word) > 1 and HAN.fullmatch(word)]
@@ -123,8 +130,9 @@ def _cut_words(run: str) -> list[str]:
 def _unlikeliness(tokenizer, run: str) -> dict[str, float]:
     """{each word of jieba's dictionary ``run`` holds: how much less likely jieba's likeliest cut of ``run`` through
     it is than its likeliest cut (the log of the ratio, by the dictionary's counts, as jieba's own cut reckons; 0 for
-    the cut's words)}. 饭后 of 晚饭后 4.3, 诊治 of 复诊治疗 9.3; 数具 of 大多数具有 13.8 (大多 数具 有 against 大多数
-    具有), 法治 of 方法治疗 15.2."""
+    the cut's words; infinite where it takes a particle, PARTICLES, that cut leaves alone)}. 饭后 of 晚饭后 4.3, 诊治
+    of 复诊治疗 9.3; 数具 of 大多数具有 13.8 (大多 数具 有 against 大多数 具有), 法治 of 方法治疗 15.2; 目的 of 项目的 3.9,
+    but 的 stands alone in 项目 的: infinite."""
     freq, total, log = tokenizer.FREQ, math.log(tokenizer.total), math.log
     pieces = [[(end + 1, run[at:end + 1], log(freq.get(run[at:end + 1]) or 1) - total)  # an unknown piece counts 1
                for end in dag_ends] for at, dag_ends in sorted(tokenizer.get_DAG(run).items())]
@@ -136,10 +144,18 @@ def _unlikeliness(tokenizer, run: str) -> dict[str, float]:
         for end, _, odds in its:
             if before[at] + odds > before[end]:
                 before[end] = before[at] + odds
+    alone, at = set(), 0  # where the likeliest cut (jieba's own, its ties to the longer piece) leaves a particle alone
+    while at < len(run):
+        end = max((odds + after[end], end) for end, _, odds in pieces[at])[1]
+        if end == at + 1 and run[at] in PARTICLES:
+            alone.add(at)
+        at = end
     found: dict[str, float] = {}
     for at, its in enumerate(pieces):
         for end, word, odds in its:
-            found[word] = min(found.get(word, math.inf), after[0] - before[at] - odds - after[end])
+            odds = math.inf if end > at + 1 and not alone.isdisjoint(range(at, end)) else \
+                after[0] - before[at] - odds - after[end]
+            found[word] = min(found.get(word, math.inf), odds)
     return found
 
 
