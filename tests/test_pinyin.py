@@ -285,6 +285,29 @@ def test_a_dictionary_word_across_two_that_takes_the_sentences_particle_is_not_r
     assert "'xiangmu' read as pinyin: also searched as 项目" in answer.notes, answer.notes
 
 
+def test_a_run_is_cut_from_one_dag_as_jieba_cuts_it(monkeypatch):
+    """Each run's words came from three of jieba's cuts (its search mode, its full mode, the odds of the cuts through a
+    word across two), each making the run's DAG again, the costliest step of the table's build. The DAG and jieba's
+    likeliest cut are made once for each of a run's blocks (as jieba splits it: at a character out of its range), and
+    the words are still those of its search mode, the pairs inside them and some of its full mode's."""
+    from search.query import pinyin
+    jieba = pinyin._jieba()
+    tokenizer = type(jieba.dt)
+    made, real = [], tokenizer.get_DAG
+    monkeypatch.setattr(tokenizer, "get_DAG", lambda self, block: made.append(block) or real(self, block))
+    for run in ["晚饭后可以散步", "王伟周会讨论了数据库迁移的进度", "大多数具有代表性", "复诊治疗", "吃哪些药食物含有维生素",
+                "中华人民共和国成立", "数据\u3400库存"]:
+        made.clear()
+        got = set(pinyin._cut_words.__wrapped__(run))
+        assert made == jieba.re_han_default.findall(run), (run, made)
+        search = {word for word in jieba.cut_for_search(run) if len(word) > 1}
+        inside = {word[at:at + 2] for word in search if len(word) > 2 for at in range(len(word) - 1)}
+        full = {word for word in jieba.cut(run, cut_all=True) if len(word) > 1}
+        assert search <= got <= search | inside | full, (run, got - search - inside - full, search - got)
+    assert "饭后" in pinyin._cut_words.__wrapped__("晚饭后可以散步")  # a word across two still read where it may be meant
+    assert "数具" not in pinyin._cut_words.__wrapped__("大多数具有代表性")
+
+
 def test_a_pinyin_word_whose_stem_alone_a_passage_holds_is_read(engine):
     """'exing' (恶性) is stemmed 'ex' by FTS5's Porter stemmer, which ex.md says: it counted as a word the passages
     hold, so it was never read as pinyin and tumor.md was not found. A word held by its stem alone is held only if

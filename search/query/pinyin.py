@@ -117,44 +117,84 @@ def _cut_words(run: str) -> list[str]:
     find 项目的进度). Pairs across two words only when the dictionary holds them as a word: not 吃哪 of 吃哪些
     ('china'), nor 物含 of 食物含有 ('wuhan')."""
     jieba = _jieba()
-    cut = [word for word in jieba.cut_for_search(run) if len(word) > 1 and HAN.fullmatch(word)]
-    inside = [word[at:at + 2] for word in cut if len(word) > 2 for at in range(len(word) - 1)]
-    every = [word for word in jieba.cut(run, cut_all=True) if len(word) > 1 and HAN.fullmatch(word)]
-    found = dict.fromkeys(cut + inside)
-    if (across := [word for word in every if word not in found]):
-        unlikely = _unlikeliness(jieba.dt, run)
-        found.update(dict.fromkeys(word for word in across if unlikely[word] <= UNLIKELY))
+    tokenizer, found = jieba.dt, {}
+    for block in jieba.re_han_default.findall(run):  # where jieba's cut splits a run (at a character out of its range)
+        dag = tokenizer.get_DAG(block)  # once for its three cuts: jieba's own cut_for_search and cut_all made it again
+        route: dict[int, tuple[float, int]] = {}
+        tokenizer.calc(block, dag, route)  # the likeliest cut, as jieba's cut reckons it
+        cut = [word for word in _search_mode(tokenizer, block, route) if len(word) > 1 and HAN.fullmatch(word)]
+        inside = [word[at:at + 2] for word in cut if len(word) > 2 for at in range(len(word) - 1)]
+        found.update(dict.fromkeys(cut + inside))
+        # full mode: each word of the dictionary the block holds
+        if (across := [word for at, ends in dag.items() for end in ends
+                       if end > at and (word := block[at:end + 1]) not in found]):
+            unlikely = _unlikeliness(tokenizer, block, dag, route)
+            found.update(dict.fromkeys(word for word in across if unlikely[word] <= UNLIKELY))
     return list(found)
 
 
-def _unlikeliness(tokenizer, run: str) -> dict[str, float]:
+def _search_mode(tokenizer, block: str, route: dict[int, tuple[float, int]]):
+    """jieba's cut_for_search of ``block`` (characters of jieba's Chinese range alone) from its likeliest cut
+    (``route``, made by its calc): the words of the cut, each run of single characters no word of its dictionary
+    read by its HMM (new words and names: 王伟, 周会), and before each word of three or four characters or more the
+    dictionary's words of two and three inside it (as jieba 0.42's __cut_DAG and cut_for_search do)."""
+    from jieba import finalseg
+
+    def alone(chars: str):  # a run of characters the cut leaves alone
+        if len(chars) == 1 or tokenizer.FREQ.get(chars):
+            yield from chars
+        elif chars:
+            yield from finalseg.cut(chars)
+
+    def cut():
+        at, chars = 0, ""
+        while at < len(block):
+            end = route[at][1] + 1
+            if end - at == 1:
+                chars += block[at]
+            else:
+                yield from alone(chars)
+                chars = ""
+                yield block[at:end]
+            at = end
+        yield from alone(chars)
+
+    for word in cut():
+        for size in (2, 3):
+            if len(word) > size:
+                yield from (gram for at in range(len(word) - size + 1)
+                            if tokenizer.FREQ.get(gram := word[at:at + size]))
+        yield word
+
+
+def _unlikeliness(tokenizer, run: str, dag: dict[int, list[int]], route: dict[int, tuple[float, int]]
+                  ) -> dict[str, float]:
     """{each word of jieba's dictionary ``run`` holds: how much less likely jieba's likeliest cut of ``run`` through
     it is than its likeliest cut (the log of the ratio, by the dictionary's counts, as jieba's own cut reckons; 0 for
     the cut's words; infinite where it takes a particle, PARTICLES, that cut leaves alone)}. 饭后 of 晚饭后 4.3, 诊治
     of 复诊治疗 9.3; 数具 of 大多数具有 13.8 (大多 数具 有 against 大多数 具有), 法治 of 方法治疗 15.2; 目的 of 项目的 3.9,
-    but 的 stands alone in 项目 的: infinite."""
+    but 的 stands alone in 项目 的: infinite. ``dag`` and ``route``: jieba's DAG of ``run`` and its calc's route
+    (route[at]: the odds of the likeliest cut of run[at:], and where its first word ends)."""
     freq, total, log = tokenizer.FREQ, math.log(tokenizer.total), math.log
     pieces = [[(end + 1, run[at:end + 1], log(freq.get(run[at:end + 1]) or 1) - total)  # an unknown piece counts 1
-               for end in dag_ends] for at, dag_ends in sorted(tokenizer.get_DAG(run).items())]
-    after = [0.0] * (len(run) + 1)  # the likeliest cut of run[at:], as jieba's own reckons it
-    for at in range(len(run) - 1, -1, -1):
-        after[at] = max(odds + after[end] for end, _, odds in pieces[at])
+               for end in dag_ends] for at, dag_ends in sorted(dag.items())]
     before = [0.0] + [-math.inf] * len(run)  # the likeliest cut of run[:at]
     for at, its in enumerate(pieces):
         for end, _, odds in its:
             if before[at] + odds > before[end]:
                 before[end] = before[at] + odds
-    alone, at = set(), 0  # where the likeliest cut (jieba's own, its ties to the longer piece) leaves a particle alone
+    alone, at = set(), 0  # where the likeliest cut leaves a particle alone
     while at < len(run):
-        end = max((odds + after[end], end) for end, _, odds in pieces[at])[1]
+        end = route[at][1] + 1
         if end == at + 1 and run[at] in PARTICLES:
             alone.add(at)
         at = end
+    best = route[0][0]
     found: dict[str, float] = {}
     for at, its in enumerate(pieces):
         for end, word, odds in its:
             odds = math.inf if end > at + 1 and not alone.isdisjoint(range(at, end)) else \
-                after[0] - before[at] - odds - after[end]
+                best - before[at] - odds - route[end][0]
             found[word] = min(found.get(word, math.inf), odds)
     return found
 
