@@ -34,6 +34,9 @@ TEXT_EXTENSIONS = {".txt", ".text"}
 CHAT_ZIP_NAME = re.compile(r"(?i).*\bslack export\b.*\.zip|whatsapp chat\b.*\.zip")
 # mail: a saved message (.eml) and a mailbox (.mbox), a message a passage group (ingest.mail)
 MAIL_EXTENSIONS = {".eml", ".mbox"}
+# Outlook's saved message (File > Save As): not text but an OLE2 compound file of its properties, read as an .eml is
+# (ingest.outlook_msg); mail all the same (a mail filter's, a PDF's beside it of its stem is no conversion of it)
+OUTLOOK_EXTENSIONS = {".msg"}
 # a mailbox's start: its first message's 'From ' line (a sender and a date), then a header line ('Return-Path: <…>')
 # Evernote's export: one XML file of many notes, a note a passage group, as a mailbox's messages (ingest.enex)
 ENEX_EXTENSIONS = {".enex"}
@@ -91,7 +94,7 @@ def kind_of(path: str) -> str | None:
     ext = suffix(path).lower()
     if ext in NOTE_EXTENSIONS or ext in SOURCE_NOTE_EXTENSIONS:
         return "note"
-    if ext in WORD_EXTENSIONS or ext in MAIL_EXTENSIONS:
+    if ext in WORD_EXTENSIONS or ext in MAIL_EXTENSIONS or ext in OUTLOOK_EXTENSIONS:
         return "note"
     if ext in ENEX_EXTENSIONS or (ext == ".zip" and is_chat_zip(path)):
         return "note"

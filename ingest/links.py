@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 from urllib.parse import unquote
 
-from ingest.kinds import BIBTEX_EXTENSIONS, CANVAS, ENEX_EXTENSIONS, MAIL_EXTENSIONS, kind_of, suffix
+from ingest.kinds import BIBTEX_EXTENSIONS, CANVAS, ENEX_EXTENSIONS, MAIL_EXTENSIONS, OUTLOOK_EXTENSIONS, kind_of, suffix
 
 # Links that name no file (URLs with :// never get here). Only these: a wiki name may hold a colon ([[Plan: Q3]]).
 SCHEME = re.compile(r"(?:data|tel|sms|javascript|geo|magnet|urn|news|xmpp|callto|mailto):", re.IGNORECASE)
@@ -94,7 +94,7 @@ def _converts(note_path: str) -> bool:
     main.tex is what LaTeX typeset from it, and read as well it put each passage of the thesis twice in a search's
     results."""
     ending = suffix(note_path).lower()
-    return ending != CANVAS and ending not in BIBTEX_EXTENSIONS and ending not in MAIL_EXTENSIONS \
+    return ending != CANVAS and ending not in BIBTEX_EXTENSIONS and ending not in MAIL_EXTENSIONS | OUTLOOK_EXTENSIONS \
         and ending not in ENEX_EXTENSIONS  # an Evernote export beside a PDF of its name holds other notes
 
 

@@ -930,7 +930,7 @@ def attachment_sections(message: Message, section: Section, read: AttachmentsRea
     attachment past MAX_MESSAGE_BYTES is cut, and not read)."""
     if not message.is_multipart() and not message.get("Content-Disposition"):
         return []  # most messages: a text alone (walking its parts took a sixth of reading a mailbox)
-    from ingest.kinds import MAIL_EXTENSIONS, kind_of, suffix
+    from ingest.kinds import MAIL_EXTENSIONS, OUTLOOK_EXTENSIONS, kind_of, suffix
     heading = section.heading_path[0] if section.heading_path else "(no subject)"
     # an attachment, or a file shown inline (Apple Mail sends a PDF 'inline; filename=report.pdf'): not a body's text
     parts = [part for part in _leaves(message) if part.get_content_type() != "message/rfc822" and (
@@ -938,7 +938,8 @@ def attachment_sections(message: Message, section: Section, read: AttachmentsRea
     found, count = [], 0
     for name, content_type, size, load, last in _files(parts, read, heading, first, whole):
         reader_name = name.replace("/", "_")
-        if kind_of(reader_name) is None or suffix(reader_name).lower() in MAIL_EXTENSIONS:
+        # a mail file attached is no file to read as one (a .msg in a .msg in a .msg … would be read without end)
+        if kind_of(reader_name) is None or suffix(reader_name).lower() in MAIL_EXTENSIONS | OUTLOOK_EXTENSIONS:
             reader_name = "attachment" + TYPE_ENDINGS.get(content_type, "")
         if kind_of(reader_name) is None:
             continue  # a picture, an archive, a calendar invitation: named in its message's head only

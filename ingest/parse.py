@@ -20,7 +20,7 @@ from ingest.document import Document, Section, Skip
 from ingest.kinds import (BIBTEX_EXTENSIONS, EPUB_EXTENSIONS, LATEX_EXTENSIONS, MAIL_EXTENSIONS, MARKUP_EXTENSIONS,
                           PAGE_EXTENSIONS, TABLE_EXTENSIONS, WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, is_mailbox, kind_of,
                           kind_of_script, suffix)
-from ingest.kinds import ENEX_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, TEXT_EXTENSIONS, chat_zip
+from ingest.kinds import ENEX_EXTENSIONS, OUTLOOK_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, TEXT_EXTENSIONS, chat_zip
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -71,6 +71,9 @@ def _parse_file(path: str, data: bytes) -> Document:
     if suffix(path).lower() in MAIL_EXTENSIONS or (not suffix(path) and is_mailbox(data[:SHEBANG_BYTES])):
         from ingest.mail import parse_eml, parse_mbox  # bytes: each part's charset and encoding say how to read it
         return parse_eml(path, data) if suffix(path).lower() == ".eml" else parse_mbox(path, data)
+    if suffix(path).lower() in OUTLOOK_EXTENSIONS:  # an OLE2 compound file of MAPI properties, read as an .eml
+        from ingest.outlook_msg import parse_msg  # olefile loads only when a .msg comes
+        return parse_msg(path, data)
     if suffix(path).lower() in ENEX_EXTENSIONS:  # XML of many notes, read by expat as it comes: a note a section
         from ingest.enex import parse_enex
         return parse_enex(path, data)

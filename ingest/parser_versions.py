@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import metadata
 
-from ingest.kinds import CODE_EXTENSIONS, MAIL_EXTENSIONS, NOTE_EXTENSIONS, code_file_name, suffix
+from ingest.kinds import CODE_EXTENSIONS, MAIL_EXTENSIONS, NOTE_EXTENSIONS, OUTLOOK_EXTENSIONS, code_file_name, suffix
 
 PDF = 2  # 2: a page listing over 10,000 fonts fails; a PDF whose forms cannot be read fails (was 'no text layer')
 NOTEBOOK = 2  # 2: a notebook on one line has its outputs cut out before it is parsed
@@ -26,7 +26,7 @@ ENEX = 1  # 1: a note of a line over 1,000,000 characters is left out (its expor
 EPUB = 1
 NUMBERS = {"pdf": lambda: PDF, "notebook": lambda: NOTEBOOK, "enex": lambda: ENEX,
            "epub": lambda: EPUB}  # read when asked: a test raises one
-LIBRARIES = ("pypdf", "python-docx", "markdown-it-py", "tree-sitter-languages", "PyYAML", "tnefparse")
+LIBRARIES = ("pypdf", "python-docx", "markdown-it-py", "tree-sitter-languages", "PyYAML", "tnefparse", "olefile")
 # what parses each kind: Sift's numbers and the libraries (a kind not here, none: .txt, .odt, .bib …)
 KINDS = {
     "pdf": ("pdf", "pypdf"),
@@ -57,7 +57,7 @@ def kind(path: str) -> str:
     ext = suffix(path).lower()
     if ext in (".pdf", ".ipynb", ".enex", ".epub", ".docx", ".docm"):
         return {".pdf": "pdf", ".ipynb": "notebook", ".enex": "enex", ".epub": "epub"}.get(ext, "word")
-    if ext in MAIL_EXTENSIONS or not ext and not code_file_name(path):
+    if ext in MAIL_EXTENSIONS or ext in OUTLOOK_EXTENSIONS or not ext and not code_file_name(path):
         return "mail"
     if ext in NOTE_EXTENSIONS:
         return "note"

@@ -143,6 +143,9 @@ def word_text(data: bytes, path: str = "") -> WordText:
     if path.lower().endswith(".epub"):
         from ingest.epub import epub_text
         return epub_text(data)
+    if path.lower().endswith(".msg"):  # Outlook's message: its text as indexed, its attachments' (ingest.outlook_msg)
+        from ingest.outlook_msg import msg_text
+        return msg_text(data, path)
     if path.lower().endswith((".xlsx", ".xlsm")):  # its sheets as headings, a row a line (ingest.xlsx)
         from ingest.xlsx import xlsx_text
         return xlsx_text(data, path)[0]

@@ -17,10 +17,10 @@ WORD_BYTES = 64 << 20  # of a Word document read, as ingest reads it (ingest.fil
 
 
 def is_word(path: str, full: str) -> bool:
-    from ingest.kinds import (EPUB_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, WORD_EXTENSIONS,
-                              WORKBOOK_EXTENSIONS, chat_zip, suffix)
+    from ingest.kinds import (EPUB_EXTENSIONS, OUTLOOK_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS,
+                              WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, chat_zip, suffix)
     return suffix(path).lower() in (WORD_EXTENSIONS | EPUB_EXTENSIONS | WORKBOOK_EXTENSIONS  # a workbook's: ingest.xlsx
-                                    | SLIDE_EXTENSIONS | SPREADSHEET_EXTENSIONS) \
+                                    | SLIDE_EXTENSIONS | SPREADSHEET_EXTENSIONS | OUTLOOK_EXTENSIONS) \
         or chat_zip(path, full)  # ingest.slides, ingest.ods; a chat export still zipped, by any name (ingest.chat)
 
 
@@ -75,6 +75,9 @@ def read_word(target: paths.Target, indexed, start: int, end: int | None, offset
         room -= size
     text, data = lines_answer(target, indexed, start, end, offset, shown, cut_at, len(lines), True, unindexed)
     from ingest.kinds import SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, chat_zip, suffix
+    if target.relative.lower().endswith(".msg"):
+        return text + "\n[an Outlook message: its text as Sift reads it, its Subject, head and body, then each " \
+            "attachment read]", data
     if target.relative.lower().endswith(".epub"):
         return text + "\n[an EPUB book: its chapters' text as Sift reads it, a line a paragraph]", data
     if chat_zip(target.relative, target.absolute):

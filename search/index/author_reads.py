@@ -53,7 +53,8 @@ def tails_before(conn: sqlite3.Connection, chunks: list[int], chars: int) -> dic
 # a file's name, its folders left out: a mailbox of no extension is one (Thunderbird's 'Inbox', 'Sent'), as
 # search.query.mail_threads.is_mail has it; its senders were no authors
 _NAME = "replace(f.path, rtrim(f.path, replace(f.path, '/', '')), '')"
-_MAIL = f"(f.path LIKE '%.eml' OR f.path LIKE '%.mbox' OR (f.kind = 'note' AND instr({_NAME}, '.') = 0))"
+_MAIL = (f"(f.path LIKE '%.eml' OR f.path LIKE '%.mbox' OR f.path LIKE '%.msg' "  # .msg: Outlook's (ingest.outlook_msg)
+         f"OR (f.kind = 'note' AND instr({_NAME}, '.') = 0))")
 
 
 def mail_files(conn: sqlite3.Connection) -> list[tuple[int, str, int, int]]:

@@ -19,11 +19,11 @@ THREAD_SHOWN = 5  # of a hit's thread, the messages named
 THREAD_FILES = 200  # messages looked up of each thread (a hit names the first few)
 ROUNDS = 4  # lookups of the keys found: a reply to a reply whose References are missing keys by its parent alone
 
-MAIL_ENDINGS = (".eml", ".mbox")
+MAIL_ENDINGS = (".eml", ".mbox", ".msg")  # .msg: Outlook's saved message (ingest.outlook_msg)
 
 
 def is_mail(path: str) -> bool:
-    """Whether a hit's file may be a mail file with messages in the index's mail_messages: an .eml, an .mbox, or
+    """Whether a hit's file may be a mail file with messages in the index's mail_messages: an .eml, a .msg, an .mbox, or
     a file of no extension (Thunderbird's folders, 'Inbox' and 'Sent', are mailboxes so named)."""
     name = path.rsplit("/", 1)[-1].lower()
     return name.endswith(MAIL_ENDINGS) or "." not in name.lstrip(".")
