@@ -232,7 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="keyword: exact words (BM25); semantic: meaning (embeddings); hybrid (default): both")
     find.add_argument("--collection", help="only this collection (ingest stats lists them)")
     find.add_argument("--path-prefix", help="only files under this folder of the collection, e.g. clients/")
-    find.add_argument("--kind", choices=["note", "code", "pdf", "text"], help="only files of this kind")
+    find.add_argument("--kind", choices=["note", "code", "pdf", "text", "mail"], help="only files of this kind")
     find.add_argument("--glob", help="only paths (relative to the collection's folder) matching this shell pattern, "
                                      "e.g. '*.go' (without '/': the file name in any folder) or 'src/**/*.{ts,tsx}'")
     find.add_argument("--modified-after", metavar="DATE",
@@ -263,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     # the MCP tool's filters: 'mail like this one from 2019' was refused 'unrecognized arguments: --date-after'
     like.add_argument("--collection", help="only passages of this collection")
     like.add_argument("--path-prefix", help="only files under this folder of the collection, e.g. clients/")
-    like.add_argument("--kind", choices=["note", "code", "pdf", "text"], help="only files of this kind")
+    like.add_argument("--kind", choices=["note", "code", "pdf", "text", "mail"], help="only files of this kind")
     like.add_argument("--glob", help="only paths (relative to the collection's folder) matching this shell pattern")
     like.add_argument("--date-after", metavar="DATE",
                       help="only passages about a date at or after this one, as search's --date-after")

@@ -49,14 +49,14 @@ FilePath = Annotated[str, Field(max_length=4096, description="'collection/relati
                                 "give it, a path relative to a collection root, an absolute path, or a bare file "
                                 "name.")]
 
-Kind = Annotated[Literal["note", "code", "pdf", "text"] | None, Field(
+Kind = Annotated[Literal["note", "code", "pdf", "text", "mail"] | None, Field(
     description="note: Markdown and what is read as notes (Word, EPUB, slide decks, mail, Evernote, org, LaTeX …); "
-                "text: plain text, CSV, spreadsheets.")]
+                "text: plain text, CSV, spreadsheets; mail: those notes that are mail (.eml, Outlook .msg, mailboxes).")]
 SharedPathPrefix = Annotated[str | None, Field(max_length=4096, description="As search's.")]
 # the arguments the other tools share with search, explained once on search: tools/list goes with every
 # conversation, and past 20,000 characters once list_files took author
 SharedCollection = Annotated[str | None, Field(max_length=200, description="As search's.")]
-SharedKind = Annotated[Literal["note", "code", "pdf", "text"] | None, Field(description="As search's.")]
+SharedKind = Annotated[Literal["note", "code", "pdf", "text", "mail"] | None, Field(description="As search's.")]
 
 Author = Annotated[str | None, Field(max_length=200, description=(
     "Only passages by this author (any case; 'Berg', 'A. Berg' find Anna Berg): a file's recorded author, a "

@@ -88,24 +88,29 @@ def test_a_msg_beside_a_pdf_of_its_name_is_no_conversion_of_it():
     assert converted_pdfs({"mail/invoice.md", "mail/invoice.pdf"}) == {"mail/invoice.md": "mail/invoice.pdf"}
 
 
-def indexed(sift_env, tmp_path):
+def indexed(sift_env, tmp_path, embedder=None):
     """A collection 'notes' of a note, an .eml, a mailbox of no extension and a .msg, all about a settlement, indexed
-    without vectors; an Engine over it (keywords from postings, or from FTS5 with ``postings=False``)."""
+    without vectors (with them, given ``embedder``); an Engine over it (keywords from postings, or from FTS5 with
+    ``postings=False``)."""
     from search.query.engine import Engine
-    from tests.author_helpers import build_notes
+    from tests.conftest import ingest, ingest_keyword_only, write_tree
     from workers.app import huey
     eml = ("From: Bo Berg <bo@berg.example>\nTo: Anna Keller <anna@keller.example>\nSubject: Re: Settlement offer\n"
            "Date: Wed, 06 Mar 2024 10:00:00 +0000\n\nThe settlement figure is too low.\n")
     mbox = ("From carl@cho.example Thu Mar  7 08:00:00 2024\nFrom: Carl Cho <carl@cho.example>\n"
             "Subject: Settlement call\nDate: Thu, 07 Mar 2024 08:00:00 +0000\n\nA call on the settlement at ten.\n")
+    root = write_tree(tmp_path / "notes", {"case/notes.md": "# Strategy\n\nThe settlement must cover costs.\n",
+                                           "mail/reply.eml": eml, "mail/Inbox": mbox})
+    (root / "mail/offer.msg").write_bytes(outlook_msg(**OFFER))
     huey.immediate = True  # the pipeline's jobs run in this process
     try:
-        build_notes(tmp_path, {"case/notes.md": "# Strategy\n\nThe settlement must cover costs.\n",
-                               "mail/reply.eml": eml, "mail/Inbox": mbox},
-                    {"mail/offer.msg": outlook_msg(**OFFER)})
+        if embedder is None:
+            ingest_keyword_only(root)
+        else:
+            assert ingest(root)["published"]["failures"] == []
     finally:
         huey.immediate = False
-    return lambda postings=True: Engine(Path(sift_env["SIFT_HOME"]) / "index.db", lambda: None,
+    return lambda postings=True: Engine(Path(sift_env["SIFT_HOME"]) / "index.db", lambda: embedder,
                                         keyword_postings=postings)
 
 
@@ -139,3 +144,38 @@ def test_a_msg_attached_to_a_mail_is_named_not_read_as_a_file(sift_env):
             "Content-Disposition: attachment; filename=\"inner.msg\"\n\n" + inner + "--XX--\n").encode()
     text = read(parse_file("forward.eml", mail))
     assert list(text) == ["Forwarded item"] and "inner.msg (application/vnd.ms-outlook" in text["Forwarded item"]
+
+
+def test_mail_is_a_kind_to_search_by(sift_env, tmp_path, embedder):
+    """kind='mail' keeps a .msg, an .eml and a mailbox of no extension, not a note about the same ('the mail from
+    opposing counsel' was kept to mail only by glob='**/*.eml'); kind='note' still holds mail (it is read as
+    notes). The same by keyword from postings and from FTS5, and by meaning."""
+    from search.query.filters import Filters
+    engines = indexed(sift_env, tmp_path, embedder)
+    for engine, mode in ((engines(), "keyword"), (engines(postings=False), "keyword"), (engines(), "semantic")):
+        paths = lambda kind: sorted({hit.path for hit in engine.search(  # noqa: E731
+            "settlement", mode=mode, filters=Filters(kind=kind)).hits})
+        assert paths("mail") == ["mail/Inbox", "mail/offer.msg", "mail/reply.eml"]
+        assert paths("note") == ["case/notes.md", "mail/Inbox", "mail/offer.msg", "mail/reply.eml"] == paths(None)
+
+
+def test_a_search_of_kind_mail_is_told_of_mail_not_read_yet(sift_env, tmp_path, monkeypatch):
+    """In a collection whose first build comes in parts, kind='mail' is told of the mail files not read yet, as
+    kind='note' is (mcp_server.report.partial_notes): by their names they are notes, never 'mail'."""
+    from mcp_server import report
+    from search.index import collection_reads, store
+    from tests.conftest import write_tree
+    from tests.test_first_parts import run_jobs, same_time
+    from workers import runtime, tasks
+    from workers.app import huey
+    monkeypatch.setenv("SIFT_FIRST_PART", "2")
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    mail = "From: Anna <anna@example.com>\nSubject: Offer {i}\n\nThe offer number {i}.\n"
+    root = same_time(write_tree(tmp_path / "mail", {f"m{i:02}.eml": mail.format(i=i) for i in range(6)}))
+    conn = runtime.index()
+    cid = store.ensure_collection(conn, "mail", str(root))["id"]
+    tasks.discover(cid)
+    run_jobs(huey, lambda: collection_reads.get_collection(conn, cid)["published"] is not None)
+    _, fresh = report.freshness(conn)
+    assert report.partial_notes(conn, fresh, "mail") == report.partial_notes(conn, fresh) != []
+    assert report.partial_notes(conn, fresh, "code") == []

@@ -18,7 +18,7 @@ import sqlite3
 import numpy as np
 
 from search.index import catalog_reads, tag_reads
-from search.query.filters import Filters, glob_literals, glob_matcher, in_folder
+from search.query.filters import MAIL, Filters, glob_literals, glob_matcher, in_folder, is_mail_file
 
 MASKS_KEPT = 32
 
@@ -273,7 +273,9 @@ class Catalog:
         if f.path_prefix:  # a folder, in either Unicode normal form (search.query.filters)
             folder = f.path_prefix
             keep &= self._matching(self.path_text().in_folder(folder), keep, lambda path: in_folder(path, folder))
-        if f.kind:
+        if f.kind == MAIL:  # notes that are mail files (search.query.filters.is_mail_file)
+            keep &= self._matching(self.kinds == "note", keep, lambda path: is_mail_file(path, "note"))
+        elif f.kind:
             keep &= self.kinds == f.kind
         if f.glob:
             keep &= self._matching(self.path_text().in_glob(f.glob), keep, glob_matcher(f.glob))
