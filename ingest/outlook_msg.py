@@ -46,6 +46,7 @@ CODE_PAGES = {65001: "utf-8", 20127: "ascii", 1200: "utf-16-le", 1201: "utf-16-b
               28591: "cp1252", 50220: "iso2022_jp", 50221: "iso2022_jp", 50222: "iso2022_jp", 51932: "euc_jp",
               20866: "koi8_r", 21866: "koi8_u", 51949: "euc_kr"}  # else cp<number> (cp1252, cp1251, cp932 …)
 FILETIME_EPOCH = datetime(1601, 1, 1, tzinfo=timezone.utc)
+OLE_SIGNATURE = bytes.fromhex("D0CF11E0A1B11AE1")  # [MS-CFB]'s header's first bytes
 
 
 def parse_msg(path: str, data: bytes) -> Document:
@@ -89,10 +90,14 @@ def as_mail(data: bytes) -> tuple[bytes, str]:
     """(the .msg ``data`` written as an RFC 5322 message, what of it could not be read ('' when all could)); Skip
     for a file that is no Outlook message."""
     import olefile
+    from ingest.unreadable import Unreadable
     try:
         ole = olefile.OleFileIO(io.BytesIO(data))
     except Exception as exc:  # noqa: BLE001 - olefile's refusals are OSError, its stumbles on damage anything
-        raise Skip(f"not an Outlook message: not an OLE2 compound file ({' '.join(str(exc).split())[:200]})") from None
+        if not data.startswith(OLE_SIGNATURE):
+            raise Skip(f"not an Outlook message: not an OLE2 compound file ({_said(exc)})") from None
+        raise Unreadable(f"Outlook message not readable: its OLE2 file is damaged or cut short ({_said(exc)})") \
+            from None
     try:
         if not ole.exists("__properties_version1.0") and not any(
                 entry[0].lower().startswith("__substg1.0_") for entry in ole.listdir(streams=True, storages=False)):
@@ -103,10 +108,14 @@ def as_mail(data: bytes) -> tuple[bytes, str]:
     except Skip:
         raise
     except Exception as exc:  # noqa: BLE001 - a damaged container is a reason, not a crash of its folder
-        from ingest.unreadable import Unreadable, what_is_wrong
-        raise Unreadable(f"Outlook message not readable: {what_is_wrong(exc)}") from None
+        raise Unreadable(f"Outlook message not readable: its OLE2 file is damaged ({_said(exc)})") from None
     finally:
         ole.close()
+
+
+def _said(exc: Exception) -> str:
+    """olefile's words for what is wrong ('incomplete OLE sector'), on one line, short."""
+    return " ".join(str(exc).split())[:200] or type(exc).__name__
 
 
 class _Storage:
@@ -289,7 +298,7 @@ def _attachment(ole, path: list[str], depth: int, said: list[str]) -> bytes:
     if data is None:
         return b""
     kind = _one_line(attached.text(MIME_TAG)) or "application/octet-stream"
-    return _part(kind if re.fullmatch(r"[\w.+-]+/[\w.+-]+", kind) else "application/octet-stream", data,
+    return _part(kind if re.fullmatch(r"[\w.+-]+/[\w.+-]+", kind, re.ASCII) else "application/octet-stream", data,
                  name or "unnamed")
 
 

@@ -73,12 +73,20 @@ def test_a_rich_text_body_is_read_and_one_that_does_not_unpack_is_said(sift_env)
     assert "rich text (RTF) that could not be read" in doc.meta["cut_short"], doc.meta
 
 
-def test_a_file_that_is_no_outlook_message_is_skipped_with_why(sift_env):
+def test_a_file_that_is_no_outlook_message_is_skipped_and_a_damaged_one_fails_with_why(sift_env):
+    from ingest.unreadable import Unreadable
+    from tests.msg_writer import compound_file
     with pytest.raises(Skip, match="not an OLE2 compound file"):
         parse_file("notes.msg", b"msgid \"hello\"\nmsgstr \"hallo\"\n")  # a gettext catalogue's name, say
-    from tests.msg_writer import compound_file
     with pytest.raises(Skip, match="without a message's properties"):
         parse_file("other.msg", compound_file({"WordDocument": b"\x00" * 100}))
+    whole = outlook_msg(**OFFER)
+    with pytest.raises(Unreadable, match="its OLE2 file is damaged or cut short"):  # a copy cut short
+        parse_file("offer.msg", whole[:len(whole) // 2])
+    # an attachment's MIME type of damaged bytes (letters, not ASCII) is no type: the message is read all the same
+    damaged = dict(OFFER, attachments=[{**OFFER["attachments"][0], "mime": "text/pl\u1c69in"}])
+    assert "net thirty days" in read(parse_file("offer.msg", outlook_msg(**damaged)))[
+        "Settlement offer > Attachment: terms.txt"]
 
 
 def test_a_msg_beside_a_pdf_of_its_name_is_no_conversion_of_it():
