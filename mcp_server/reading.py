@@ -162,6 +162,9 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
     try:
         if is_word(target.relative, target.absolute):
             note, headings = document_headings(target)
+            if target.relative.lower().endswith(".msg") and THREAD_ASKED.match(heading) and (
+                    saved := saved_thread(conn, target, indexed, 1)):  # Outlook's message: its thread, as an .eml's
+                return read_saved_thread(sift, target, saved)
         elif (mail := mailbox_headings(target)) is not None:
             note, headings, messages, threads = mail
         elif (chat := chat_days(target)) is not None:  # a chat export's days, '#general · 2024-03-14'

@@ -104,7 +104,8 @@ def indexed(sift_env, tmp_path, embedder=None):
     from tests.conftest import ingest, ingest_keyword_only, write_tree
     from workers.app import huey
     eml = ("From: Bo Berg <bo@berg.example>\nTo: Anna Keller <anna@keller.example>\nSubject: Re: Settlement offer\n"
-           "Date: Wed, 06 Mar 2024 10:00:00 +0000\n\nThe settlement figure is too low.\n")
+           "In-Reply-To: <offer-1@keller.example>\nDate: Wed, 06 Mar 2024 10:00:00 +0000\n\n"
+           "The settlement figure is too low.\n")
     mbox = ("From carl@cho.example Thu Mar  7 08:00:00 2024\nFrom: Carl Cho <carl@cho.example>\n"
             "Subject: Settlement call\nDate: Thu, 07 Mar 2024 08:00:00 +0000\n\nA call on the settlement at ten.\n")
     root = write_tree(tmp_path / "notes", {"case/notes.md": "# Strategy\n\nThe settlement must cover costs.\n",
@@ -124,7 +125,8 @@ def indexed(sift_env, tmp_path, embedder=None):
 
 def test_an_indexed_msg_is_read_at_its_hits_lines_and_by_its_sender(sift_env, tmp_path):
     """read_file shows a .msg as it is indexed (it said 'looks like a binary file'): a hit's lines are its
-    message's text, its attachment is read by its heading; its sender is its passages' author, as an .eml's."""
+    message's text, its attachment is read by its heading; its sender is its passages' author, and its thread
+    joins the .eml replying to it, as an .eml's."""
     from mcp_server.service import Sift
     from mcp_server.tools import Tools
     from search.query.filters import Filters
@@ -139,6 +141,11 @@ def test_an_indexed_msg_is_read_at_its_hits_lines_and_by_its_sender(sift_env, tm
     assert "proposes a settlement of 40,000 EUR" in shown.content[0].text, shown.content[0].text
     attached = tools.read_file(path="notes/mail/offer.msg", heading="Attachment: terms.txt").content[0].text
     assert "net thirty days" in attached and "an Outlook message" in attached, attached
+    # its thread: the .eml replying to it (In-Reply-To its Message-ID) is named by its hit and shown with it
+    found = tools.search(query="proposes", mode="keyword").content[0].text
+    assert "its thread: 1 other message, notes/mail/reply.eml" in found, found
+    thread = tools.read_file(path="notes/mail/offer.msg", heading="thread: Settlement offer").content[0].text
+    assert "proposes a settlement" in thread and "The settlement figure is too low." in thread, thread
 
 
 def test_a_msg_attached_to_a_mail_is_named_not_read_as_a_file(sift_env):
