@@ -194,3 +194,17 @@ def test_a_search_of_kind_mail_is_told_of_mail_not_read_yet(sift_env, tmp_path, 
     _, fresh = report.freshness(conn)
     assert report.partial_notes(conn, fresh, "mail") == report.partial_notes(conn, fresh) != []
     assert report.partial_notes(conn, fresh, "code") == []
+
+
+def test_a_received_messages_kept_headers_fill_what_its_properties_lack(sift_env):
+    """Outlook keeps a received message's headers (PR_TRANSPORT_MESSAGE_HEADERS): its Date gives the sender's
+    offset (the properties' time is UTC), its Message-ID and References its place in a thread."""
+    headers = ("Received: from mx.keller.example by mx.berg.example; Tue, 5 Mar 2024 09:12:05 +0000\r\n"
+               "Date: Tue, 5 Mar 2024 10:12:00 +0100\r\nMessage-ID: <offer-2@keller.example>\r\n"
+               "References: <offer-1@keller.example>\r\nSubject: Revised offer\r\n")
+    doc = parse_file("revised.msg", outlook_msg(subject="Revised offer", body="We revise the offer.", sent=SENT,
+                                                sender=("Anna Keller", "anna@keller.example"),
+                                                transport_headers=headers))
+    assert doc.meta["mail_time"] == "2024-03-05T10:12:00+01:00", doc.meta
+    assert (doc.meta["message_id"], doc.meta["mail_thread"]) == ("<offer-2@keller.example>", "<offer-1@keller.example>")
+    assert "Date: Tuesday 5 March 2024 10:12" in read(doc)["Revised offer"]
