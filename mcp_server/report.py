@@ -189,7 +189,8 @@ def _may_hold(conn, generation: int, kind: str) -> bool:
     from ingest.kinds import PAGE_EXTENSIONS, kind_of
     from search.query.filters import MAIL, is_mail_file
     if kind == MAIL:  # mail is notes of a mail file's name, or a mailbox of no extension
-        return any(is_mail_file(path, kind_of(path) or "note") for path in progress_reads.deferred_paths(conn, generation))
+        return any(is_mail_file(path, kind_of(path) or "note")
+                   for path in progress_reads.deferred_paths(conn, generation))
     return any(kind_of(path) in (kind, None) or (kind == "note" and (
         kind_of(path) == "text" or path.lower().endswith(tuple(PAGE_EXTENSIONS))))
         for path in progress_reads.deferred_paths(conn, generation))
