@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from ingest.document import Document, Section
-from ingest.latex import unlatex
+from ingest.latex import line_text, unlatex
 
 ENTRY = re.compile(r"@[ \t]*([A-Za-z]+)[ \t]*([{(])")
 NEXT_ENTRY = re.compile(r"\n[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]")
@@ -231,7 +231,7 @@ def _entry(kind: str, key: str, fields: dict[str, str]) -> Section | None:
 
 
 def _text(value: str) -> str:
-    return SPACES.sub(" ", unlatex(value)).strip()
+    return SPACES.sub(" ", line_text(value)).strip()
 
 
 def _names(value: str) -> list[str]:

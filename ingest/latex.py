@@ -12,11 +12,13 @@ environment names go. A citation keeps its keys, any variant of the command writ
 ``\\citep[p.~4]{vaswani2017attention,smith2020}`` is
 ``\\cite{vaswani2017attention, smith2020}``, so that a search for a citekey (``@smith2020``) finds the lines citing it,
 as it finds a Markdown note's ``[@key]``. Math is kept as written, its commands too (``$\\mathcal{L} = -\\log p$``):
-its symbols are what a search for it would type. ``\\input{chapters/intro}``, ``\\include`` and
-``\\bibliography{refs}`` are links to the files they name, as a note's links are. Each line of the text stays the
-line of the file it came from, so a hit's lines are the file's.
+its symbols are what a search for it would type; a lone Greek letter is the letter it typesets
+(``TNF-$\\alpha$`` is TNF-α, as a search types it), in a title and a heading too. ``\\input{chapters/intro}``,
+``\\include`` and ``\\bibliography{refs}`` are links to the files they name, as a note's links are. Each line of
+the text stays the line of the file it came from, so a hit's lines are the file's.
 
-``unlatex`` (LaTeX's accents and markup in a line as text) is BibTeX's reading too (``ingest.bibtex``).
+``line_text`` (a line's math kept, LaTeX's accents and markup as text: ``unlatex``) is BibTeX's reading too
+(``ingest.bibtex``).
 """
 from __future__ import annotations
 
@@ -77,6 +79,16 @@ UNSEEN_ENVIRONMENTS = ("comment",)  # the comment package's: what it holds is ne
 # inline verbatim, \verb|%d|, \verb+x_1+ or \lstinline[language=C]|%d|: its text as written, a '%' in it no comment
 VERB = re.compile(r"\\(?:verb\*?|lstinline(?:\[[^\]\n]{0,200}\])?)([^A-Za-z\s*\[{])(.{0,2000}?)\1")
 SHOWN_AS_WRITTEN = re.compile(VERB.pattern + "|" + KEPT.pattern)
+# Greek letters, as a lone one in math typesets ('TNF-$\\alpha$' is TNF-α, the way a paper's title is searched)
+GREEK = {name: chr(0x3B1 + at) for at, name in enumerate(
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho varsigma sigma tau "
+    "upsilon phi chi psi omega".split())}
+GREEK.update({name.capitalize(): chr(0x391 + at) for at, name in enumerate(
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho _ sigma tau upsilon "
+    "phi chi psi omega".split()) if name in ("gamma", "delta", "theta", "lambda", "xi", "pi", "sigma", "upsilon",
+                                            "phi", "psi", "omega")})
+GREEK.update(varepsilon="ε", vartheta="ϑ", varphi="φ", varpi="ϖ", varrho="ϱ")
+LONE_GREEK = re.compile(r"\$\s*\\(" + "|".join(GREEK) + r")\s*\$")
 ENVIRONMENT = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+)\*?\}")
 SECTIONING = {"part": 1, "chapter": 2, "section": 3, "subsection": 4, "subsubsection": 5, "paragraph": 6}
 HEADING = re.compile(r"\\(part|chapter|section|subsection|subsubsection|paragraph)\*?\s*(?:\[[^\]\n]{0,200}\])?\s*\{")
@@ -190,7 +202,7 @@ def _title(preamble: str, expand) -> str:
     if not found:
         return ""
     argument = _braced(COMMENT.sub(r"\1", preamble), found.end())
-    return unlatex(expand(argument.replace("\n", " "))).strip()
+    return line_text(expand(argument.replace("\n", " ")))
 
 
 def _macros(text: str) -> dict[str, str]:
@@ -275,10 +287,10 @@ def _read_lines(lines: list[str], first: int, last: int, links: list, expand) ->
         if ABSTRACT.search(line):  # a heading of its own, as a chapter's: 'the abstract of my thesis'
             headings.append((index, SECTIONING["chapter"], "Abstract"))
         elif heading:
-            name = unlatex(_heading_name(lines, index, last, heading.end(), expand)).strip()
+            name = line_text(_heading_name(lines, index, last, heading.end(), expand))
             if name:
                 headings.append((index, SECTIONING[heading.group(1)], name))
-        shown[index] = _shown(line)
+        shown[index] = line_text(line)
     return shown, headings
 
 
@@ -327,14 +339,17 @@ def _ends(line: str, environment: str) -> bool:
     return any(m.group(1) == "end" and m.group(2) == environment for m in ENVIRONMENT.finditer(line))
 
 
-def _shown(line: str) -> str:
-    """A line's text: inline math kept as written, ``\\verb``'s text too, citations as ``cited`` writes them, the
-    rest ``unlatex``."""
+def line_text(line: str) -> str:
+    """A line's text: inline math kept as written (a lone Greek letter as the letter, ``$\\alpha$`` α), ``\\verb``'s
+    text too, citations as ``cited`` writes them, the rest ``unlatex``. A title's, a heading's and a .bib field's
+    too: ``unlatex`` alone dropped their math's commands (``TNF-$\\alpha$`` was 'TNF-$$')."""
     line = CITE.sub(cited, line)
     pieces, start = [], 0
     for kept in SHOWN_AS_WRITTEN.finditer(line):
         pieces.append(unlatex(line[start:kept.start()]))
-        pieces.append(kept.group(2) if kept.group(1) is not None else kept.group(0))
+        lone = LONE_GREEK.fullmatch(kept.group(0))
+        pieces.append(kept.group(2) if kept.group(1) is not None else GREEK[lone.group(1)] if lone
+                      else kept.group(0))
         start = kept.end()
     pieces.append(unlatex(line[start:]))
     return "".join(pieces).strip()

@@ -308,3 +308,20 @@ def test_a_search_whose_filters_leave_no_file_suggests_no_other_spelling(immedia
     notes = engine.search("stream order", mode="keyword", filters=Filters(kind="code")).notes
     assert [n for n in notes if "did you mean" in n] == [] and any("of kind code" in n for n in notes), notes
     assert any("did you mean 'Oder' for 'order'" in n for n in engine.search("stream order", mode="keyword").notes)
+
+
+def test_math_in_a_bib_title_and_a_tex_title_or_heading_is_kept_a_lone_greek_letter_as_the_letter():
+    """Better BibTeX writes Zotero's 'TNF-α and β-catenin' as 'TNF-$\\alpha$ and $\\beta$-catenin': the entry read
+    'TNF-$$ and $$-catenin' (math's commands dropped), and so did a .tex title and heading; 'TNF-α' found none."""
+    bib = parse_file("library.bib", (
+        "@article{mueller2018tnf,\n  title = {{TNF}-$\\alpha$ and $\\beta$-catenin in $\\mathcal{O}(n)$ time},\n"
+        "  author = {M{\\\"u}ller, Hans},\n  year = {2018},\n}\n").encode())
+    title = bib.sections[0].text.split("\n")[1]
+    assert title == "TNF-α and β-catenin in $\\mathcal{O}(n)$ time", bib.sections[0].text
+    tex = parse_file("draft.tex", (
+        "\\documentclass{article}\n\\title{The role of $\\Delta$ and $\\beta$-catenin}\n\\begin{document}\n"
+        "\\section{TNF-$\\alpha$ in $\\beta$-cells}\nWe set $\\alpha = 0.05$ and saw IL-6 and TNF-$\\alpha$ rise.\n"
+        "\\end{document}\n").encode())
+    assert tex.title == "The role of Δ and β-catenin", tex.title
+    assert tex.sections[0].heading_path == ["TNF-α in β-cells"], tex.sections[0].heading_path
+    assert "We set $\\alpha = 0.05$ and saw IL-6 and TNF-α rise." in tex.sections[0].text, tex.sections[0].text
