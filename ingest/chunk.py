@@ -369,7 +369,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # Shed', not 'Garden Shed\'. A Word document's paragraphs and headings numbered by Word ('2.2', '(b)', a heading style's
 # '12.') are read with the numbers Word shows, where a list's were '- ' items and a heading's were left out: a
 # contract's clause numbers were in none of its passages (ingest.word_numbering). A .txt journal whose entries open
-# '2026-11-28 09:00:00 Standup' is plain text, where it was a MemoTrace chat, its titles speakers (ingest.wechat).
+# '2026-11-28 09:00:00 Standup' is plain text, where it was a MemoTrace chat, its titles speakers (ingest.wechat). A
+# .bib field's, a .tex title's and heading's math is kept ('TNF-$\alpha$' read 'TNF-$$'), and a lone Greek letter in
+# math is the letter, TNF-α (ingest.latex.line_text).
 VERSION = 31
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from search.index import chunk_reads, keyword_reads, progress_reads
 from search.index.status import count
 from search.query.dates import date_forms
-from search.query.references import other_parts
 from search.query.keyword import ALPHABET, BY_MEANING, MAX_TERMS, WEIGHTS, held_forms
 from search.query.keyword import edits as _edits
 from search.query.keyword import restores as _restores
@@ -43,6 +42,7 @@ from search.query.passage_words import distance as _distance
 from search.query.passage_words import forms as _passage_forms
 from search.query.postings import COLUMNS, Postings, tokenize
 from search.query.question import FRAMING, FUNCTION, STOPWORDS, quoted_words
+from search.query.references import label_names, other_parts
 from search.query.term_counts import TermCounts, counted
 from search.query.text import (CJK_RANGES, CJK_RUN, KATAKANA_WORD, WORD, normalise, other_scripts, query_pieces,
                                simplified, split_scripts)
@@ -103,6 +103,10 @@ def note(conn, query: str, postings: Postings | None, mode: str, collection: str
     if absent:  # 'Absatz' of '§ 7 Absatz 1', found written '§ 7 Abs. 1' (search.query.references): held that way
         other = other_parts(query)
         absent = [w for w in absent if w.shown not in other or not vocabulary.holds_word(other[w.shown])]
+    if absent and (labels := label_names(query)):  # 'Fig' of 'Fig. 3', found as 'Figure 3' (search.query.references)
+        others = vocabulary.tokens(list(labels.values()))
+        absent = [w for w in absent if w.shown not in labels
+                  or not any(vocabulary.holds(t) for t in others.get(labels[w.shown], [])[:1])]
     quoted = quoted_words(query) if quoted is None else quoted
     framing = [w for w in absent  # nothing to say
                if w.shown in FRAMING | FUNCTION | STOPWORDS and w.shown not in quoted]

@@ -1,0 +1,44 @@
+"""A paper's table, figure or equation asked for by its number ('Table 2', 'Fig. 3'): search.query.references
+looks it up as a phrase, written short or long, and search.query.labels puts the passages writing it first in
+hybrid search, where the model, for which the label means nothing, ranked abstracts holding a '2' above them."""
+from __future__ import annotations
+
+import shutil
+
+from search.query.references import phrases
+from tests.conftest import need_data, write_tree
+from tests.test_pdf_parser import sized_pdf
+
+# SciFact abstracts a hybrid search for 'Table 2' or 'Fig. 3' ranked above the trial's page that writes it (by
+# meaning, and by their '2's and '3's), in a researcher's collection of 100 of them
+ABSTRACTS = ("10165258", "19182166", "10443642", "1044552", "10359591")
+
+
+def test_a_label_is_looked_up_as_a_phrase_written_short_and_long():
+    assert phrases("Table 2") == ["Table 2", "tab 2"]
+    assert phrases("Fig. 3b") == ["Fig 3b", "figure 3b"]
+    assert phrases("Supplementary Table S1") == ["Table S1", "tab S1"]
+    assert phrases("Table 2.1") == ["Table 2 1", "tab 2 1"]
+    assert phrases("tables of 2 columns") == [] and phrases("figure it out") == []
+
+
+def test_a_table_or_figure_by_its_number_finds_the_passages_writing_it_first(immediate, tmp_path, embedder):
+    from tests.conftest import indexed_engine
+    root = write_tree(tmp_path / "phd", {
+        "notes/smith2020.md": "# Smith 2020\n\nDose of 800 IU may be too low; Table 2 shows p = 0.71.\n",
+        **{f"abstracts/{name}.md": need_data(f"scifact/docs/{name}.md").read_text() for name in ABSTRACTS}})
+    (root / "papers").mkdir()
+    (root / "papers" / "smith2020.pdf").write_bytes(sized_pdf(
+        [(18, "Vitamin D supplementation and fracture risk in older adults"), (11, "Jane Smith, Robert Lee"),
+         (10, "We randomised 2,400 adults aged 65 or older to vitamin D3 or placebo.")],
+        later=[["Results", "Table 2. Fracture outcomes by treatment group", "Outcome Vitamin D Placebo p-value",
+                "Hip fracture 61 63 0.71", "Figure 3. Kaplan-Meier curves of time to first fracture."]]))
+    engine = indexed_engine(root, "phd", embedder)
+    # 'Fig. 3' of a paper that writes 'Figure 3': found, and 'Fig' not named as held nowhere
+    figure = engine.search("Fig. 3", limit=10)
+    assert figure.hits[0].path == "papers/smith2020.pdf", [(h.path, h.score) for h in figure.hits]
+    assert not any("'Fig'" in n for n in figure.notes), figure.notes
+    table = engine.search("Table 2", limit=10)
+    assert {h.path for h in table.hits[:2]} == {"notes/smith2020.md", "papers/smith2020.pdf"}, \
+        [(h.path, h.score) for h in table.hits]
+    assert any("the passages writing Table 2 come first" in n for n in table.notes), table.notes
