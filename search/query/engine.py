@@ -23,7 +23,7 @@ from typing import Callable
 
 from search.index import chunk_reads, collection_reads, db, keyword_reads, link_reads, schema
 from search.model.info import ModelError
-from search.query import answer_notes, authors, bibliography, citekeys, footnotes, fusion, keyword, labels, \
+from search.query import answer_notes, authors, bibliography, citekeys, footnotes, fusion, identifiers, keyword, \
     mail_threads, passage_words, pinyin, question, references, reordering, results_page, spelling, symbols, tags, \
     worded_names
 from search.query.answer import Answer, Hit, SearchError, took_ms
@@ -142,7 +142,7 @@ class Engine:
                         ranked = reordering.messages_first(read, query, ranked, used, notes)
                         ranked = worded_names.worded_first(read, query, ranked, used, notes)
                         ranked = citekeys.citing_first(read, query, ranked, used, notes)
-                        ranked = labels.labels_first(read, query, ranked, used, notes)
+                        ranked = identifiers.writing_first(read, query, ranked, used, notes)
                         ranked = reordering.own_notes_first(read, query, ranked, used, notes)
                         ranked = authors.theirs_first(read, query, ranked, used, filters, notes)
                         # nothing searched, or its filters (kind='code' in notes alone) left no file: no word missed,

@@ -42,6 +42,7 @@ from search.query.passage_words import distance as _distance
 from search.query.passage_words import forms as _passage_forms
 from search.query.postings import COLUMNS, Postings, tokenize
 from search.query.question import FRAMING, FUNCTION, STOPWORDS, quoted_words
+from search.query.identifiers import DOI_LINK
 from search.query.references import label_names, other_parts
 from search.query.term_counts import TermCounts, counted
 from search.query.text import (CJK_RANGES, CJK_RUN, KATAKANA_WORD, WORD, normalise, other_scripts, query_pieces,
@@ -103,6 +104,9 @@ def note(conn, query: str, postings: Postings | None, mode: str, collection: str
     if absent:  # 'Absatz' of '§ 7 Absatz 1', found written '§ 7 Abs. 1' (search.query.references): held that way
         other = other_parts(query)
         absent = [w for w in absent if w.shown not in other or not vocabulary.holds_word(other[w.shown])]
+    if absent and DOI_LINK.search(query):  # 'org' of 'https://doi.org/10.…': the DOI is what is looked up
+        linked = {word for found in DOI_LINK.finditer(query) for word in WORD.findall(normalise(found.group()))}
+        absent = [w for w in absent if w.shown not in linked]
     if absent and (labels := label_names(query)):  # 'Fig' of 'Fig. 3', found as 'Figure 3' (search.query.references)
         others = vocabulary.tokens(list(labels.values()))
         absent = [w for w in absent if w.shown not in labels

@@ -1,6 +1,7 @@
-"""A paper's table, figure or equation asked for by its number ('Table 2', 'Fig. 3'): search.query.references
-looks it up as a phrase, written short or long, and search.query.labels puts the passages writing it first in
-hybrid search, where the model, for which the label means nothing, ranked abstracts holding a '2' above them."""
+"""A paper's table, figure or equation asked for by its number ('Table 2', 'Fig. 3'), or a DOI pasted as its link:
+search.query.references looks a label up as a phrase, written short or long, and search.query.identifiers puts the
+passages writing either first in hybrid search, where the model, for which they mean nothing, ranked abstracts
+holding a '3', or about the paper's subject, above them."""
 from __future__ import annotations
 
 import shutil
@@ -12,6 +13,7 @@ from tests.test_pdf_parser import sized_pdf
 # SciFact abstracts a hybrid search for 'Table 2' or 'Fig. 3' ranked above the trial's page that writes it (by
 # meaning, and by their '2's and '3's), in a researcher's collection of 100 of them
 ABSTRACTS = ("10165258", "19182166", "10443642", "1044552", "10359591")
+DOI = "10.1016/S2213-8587(20)30001-5"
 
 
 def test_a_label_is_looked_up_as_a_phrase_written_short_and_long():
@@ -26,6 +28,14 @@ def test_a_table_or_figure_by_its_number_finds_the_passages_writing_it_first(imm
     from tests.conftest import indexed_engine
     root = write_tree(tmp_path / "phd", {
         "notes/smith2020.md": "# Smith 2020\n\nDose of 800 IU may be too low; Table 2 shows p = 0.71.\n",
+        "notes/reading.md": f"# Reading\n\nSmith 2020 (doi {DOI}) found no effect on hip fracture.\n",
+        "library.bib": "@article{smith2020vitd,\n  title = {Vitamin {D} Supplementation and Fracture Risk in Older "
+                       "Adults: A Randomised Trial},\n  author = {Smith, Jane and Lee, Robert},\n  year = {2020},\n"
+                       "  journal = {The Lancet Diabetes \\& Endocrinology},\n  keywords = {vitamin D, fracture, RCT},\n"
+                       f"  doi = {{{DOI}}},\n  abstract = {{We randomised 2,400 adults to vitamin D3 or placebo. No "
+                       "effect on hip fracture.}\n}\n\n@article{chen2019brca,\n  title = {{BRCA1} Loss and {IL}-6 "
+                       "Signalling in Triple-Negative Breast Cancer},\n  author = {Chen, Wei},\n  journaltitle = "
+                       "{Nature Medicine},\n  doi = {10.1038/s41591-019-0456-7},\n}\n",
         **{f"abstracts/{name}.md": need_data(f"scifact/docs/{name}.md").read_text() for name in ABSTRACTS}})
     (root / "papers").mkdir()
     (root / "papers" / "smith2020.pdf").write_bytes(sized_pdf(
@@ -42,3 +52,10 @@ def test_a_table_or_figure_by_its_number_finds_the_passages_writing_it_first(imm
     assert {h.path for h in table.hits[:2]} == {"notes/smith2020.md", "papers/smith2020.pdf"}, \
         [(h.path, h.score) for h in table.hits]
     assert any("the passages writing Table 2 come first" in n for n in table.notes), table.notes
+    # a DOI pasted as its link: the entry and the note writing it first, 'https' and 'org' not named as held nowhere
+    for query in (f"https://doi.org/{DOI}", f"doi:{DOI}"):
+        linked = engine.search(query, limit=10)
+        assert {(h.path, h.heading_path) for h in linked.hits[:2]} == {
+            ("library.bib", "smith2020vitd"), ("notes/reading.md", "Reading")}, \
+            [(h.path, h.heading_path, h.score) for h in linked.hits]
+        assert not any("'org'" in n or "'doi'" in n for n in linked.notes), linked.notes

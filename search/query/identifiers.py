@@ -1,0 +1,41 @@
+"""A query that is one identifier the embedding model cannot read, a DOI (``10.1016/S2213-8587(20)30001-5``, as a
+``https://doi.org/…`` link or ``doi:…`` too) or a paper's table, figure or equation by its number (``Table 2``,
+``Fig. 3b``): the passages writing it first, in hybrid search.
+
+Such a query has no meaning for the model: in a hybrid search for 'Fig. 3' abstracts holding a '3' and passages
+near in meaning to 'figure' ranked above the paper's page writing 'Figure 3.' (not among the first ten), and for a
+DOI pasted as its link an abstract about the paper's subject and another .bib entry came first, the entry holding
+it not among the first four; keyword search, which looks either up as a phrase (search.query.references,
+search.query.text.doi_phrases), ranked them first. As for a citekey (search.query.citekeys)."""
+from __future__ import annotations
+
+import re
+
+from search.query.passages import Passages
+from search.query.question import content
+from search.query.references import LABEL, phrases
+from search.query.text import DOI, WORD, normalise
+
+DOI_LINK = re.compile(r"(?:https?://)?(?:dx\.)?doi\.org/(?=10\.)|doi:\s*(?=10\.)", re.IGNORECASE)
+
+
+def writing_first(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
+    """``ranked`` with the passages keyword search found that write the DOI or label first, in their order, when the
+    query is one (its question's framing words aside), in hybrid search; scores stay as ranked, a note says so."""
+    from search.query.reordering import moved_first
+    asked = content(query).strip().rstrip("?？!,;")
+    if mode != "hybrid" or not ranked:
+        return ranked
+    bare = DOI_LINK.sub("", asked, count=1).rstrip(".")
+    if DOI.fullmatch(bare):
+        forms = [" ".join(WORD.findall(normalise(bare)))]
+    elif LABEL.fullmatch(asked.rstrip(".")):
+        forms = phrases(asked)
+    else:
+        return ranked
+    written = re.compile(r"(?<!\w)(?:" + "|".join(r"\W*".join(map(re.escape, form.split())) for form in forms)
+                         + r")(?![\w/-]|\.\d)", re.IGNORECASE)
+    found = [hit for hit in ranked if hit[2][0] is not None]
+    rows = read.rows([hit[0] for hit in found])
+    writing = [hit for hit in found if hit[0] in rows and written.search(normalise(rows[hit[0]]["text"]))]
+    return moved_first(ranked, writing, notes, f"the passages writing {bare}")
