@@ -229,3 +229,19 @@ def _headings(source: list[str]) -> list[tuple[int, str]]:
             if match and match.group(2).strip():
                 found.append((len(match.group(1)), match.group(2).strip()))
     return found
+
+
+def notebook_headings(text: str) -> list[tuple[int, int, str]]:
+    """(line of the file, 0-based, level, name) of each heading of a notebook's markdown cells, at the first line of
+    the cell holding it, as parse_notebook reads them (the level is its place in the heading path): read_file's
+    ``heading`` reads a notebook's section by them (mcp_server.headings: headings_by_kind). A hit's heading path
+    named 'Survival analysis > IL-6 levels', and read_file with that heading said the notebook had no headings."""
+    found, path = [], []
+    for section in parse_notebook("x.ipynb", text).sections:
+        kept = 0
+        while kept < min(len(path), len(section.heading_path)) and path[kept] == section.heading_path[kept]:
+            kept += 1
+        found += [(section.start_line - 1, level + 1, name)
+                  for level, name in enumerate(section.heading_path) if level >= kept]
+        path = section.heading_path
+    return found

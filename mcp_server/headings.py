@@ -1,6 +1,6 @@
 """read_file's ``heading``: the ways a heading asked is read ('C# tips', 'Languages#C# tips'), and the headings of
-the files whose headings are not '#' lines (an HTML page's, LaTeX's, BibTeX's entries, org-mode's, reStructuredText's
-and AsciiDoc's); a PDF's outline is ``mcp_server.pdf_pages``', a mail file's and a chat export's
+the files whose headings are not '#' lines (an HTML page's, LaTeX's, BibTeX's entries, a notebook's cells', org-mode's,
+reStructuredText's and AsciiDoc's); a PDF's outline is ``mcp_server.pdf_pages``', a mail file's and a chat export's
 ``mcp_server.conversations``', a Word document's ``mcp_server.word_files``'."""
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ def heading_readings(heading: str) -> list[tuple[tuple[str, ...], bool]]:
 def headings_by_kind(path: str, text: str) -> list[tuple[int, int, str]] | None:
     """The headings of an HTML page read as a note (ingest.webpage: <h1> … <h6>, not '#' lines, which it has
     none of: 'it has no headings'), of a LaTeX file (its \\section …) or a BibTeX file (its entries' citekeys:
-    heading='vaswani2017attention' reads that entry), of an org-mode, reStructuredText or AsciiDoc file (its
-    headlines or titles), or None for a file whose headings are '#' lines."""
+    heading='vaswani2017attention' reads that entry), of a notebook (its markdown cells' headings), of an org-mode,
+    reStructuredText or AsciiDoc file (its headlines or titles), or None for a file whose headings are '#' lines."""
     from ingest.kinds import BIBTEX_EXTENSIONS, LATEX_EXTENSIONS, MARKUP_EXTENSIONS, PAGE_EXTENSIONS, suffix
     from ingest.parse import is_page
     if suffix(path).lower() in LATEX_EXTENSIONS:
@@ -35,6 +35,9 @@ def headings_by_kind(path: str, text: str) -> list[tuple[int, int, str]] | None:
     if suffix(path).lower() in BIBTEX_EXTENSIONS:
         from ingest.bibtex import bibtex_headings
         return bibtex_headings(text)
+    if suffix(path).lower() == ".ipynb":  # its markdown cells' headings, in the JSON's lines
+        from ingest.notebook import notebook_headings
+        return notebook_headings(text)
     if suffix(path).lower() in MARKUP_EXTENSIONS:  # an .org file's headlines, an .rst or .adoc file's titles
         from ingest.parse import markup_reader
         return markup_reader(suffix(path).lower())[1](text)

@@ -95,3 +95,27 @@ def test_a_cell_with_a_lone_surrogate_escape_is_indexed_with_the_notes_beside_it
     assert [(h.path, h.title) for h in hits] == [("buoy.ipynb", "Buoy \ufffd log")]
     code = engine.search("heron", limit=5, mode="keyword").hits
     assert [h.path for h in code] == ["buoy.ipynb"] and "\ufffd \U0001f600 **heron**" in code[0].snippet
+
+
+def test_read_file_reads_a_notebooks_section_by_the_heading_its_hits_name(immediate, tmp_path, monkeypatch):
+    """A hit's heading path named a notebook's markdown heading ('Survival analysis > IL-6 levels'), and read_file
+    with heading='IL-6 levels' answered that the notebook 'has no headings ('# …' lines)'. It reads the cells from
+    that heading's to the next heading of its level or above, at the file's own lines."""
+    from mcp_server import reading
+    from mcp_server.service import Sift
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": ["# Survival analysis\n", "Cox model for fracture."]},
+             {"cell_type": "code", "metadata": {}, "execution_count": 1, "outputs": [],
+              "source": ["cph = CoxPHFitter()\n", "cph.fit(df)"]},
+             {"cell_type": "markdown", "metadata": {}, "source": ["## IL-6 levels\n", "Plot IL-6 by BRCA1 status."]},
+             {"cell_type": "code", "metadata": {}, "execution_count": 2, "outputs": [], "source": ["plot(il6)"]},
+             {"cell_type": "markdown", "metadata": {}, "source": ["# Appendix\n", "Session info."]}]
+    text = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+    root = write_tree(tmp_path / "lab", {"readme.md": "# Lab\n\nThe survival notebooks.\n"})
+    (root / "cox.ipynb").write_text(text, encoding="utf-8")
+    ingest(root, "lab")
+    shown, data = reading.read(Sift(load()), "lab/cox.ipynb", None, None, None, heading="IL-6 levels")
+    lines = text.split("\n")
+    assert lines[data["start_line"] - 1].strip() == '"## IL-6 levels\\n",', shown
+    assert "plot(il6)" in shown and "Appendix" not in shown and "CoxPHFitter" not in shown, shown
