@@ -25,8 +25,11 @@ def joined_phrases(query: str) -> dict[str, str]:
     found = {}
     for match in JOINED.finditer(query):
         token = match.group()
-        if query[match.end():match.end() + 1] == "_" or query[max(0, match.start() - 1):match.start()] == "_":
+        before = query[max(0, match.start() - 1):match.start()]
+        if query[match.end():match.end() + 1] == "_" or before == "_":
             continue  # part of a snake_case name
+        if before == "#":
+            continue  # a nested tag ('#project/shed'), which the tag filter reads
         parts = PART.findall(unicodedata.normalize("NFKC", token).casefold())
         if len(parts) < 2 or only_date(token) or not any(c.isdigit() or c in "/:" for c in token):
             continue
