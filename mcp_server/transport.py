@@ -53,14 +53,14 @@ def run(server, wire: int | None) -> None:
 async def serve(server, wire: int | None) -> None:
     lowlevel = server._lowlevel_server  # what MCPServer.run_stdio_async serves, too
     stdin = _claim_stdin()
-    out = anyio.wrap_file(os.fdopen(wire if wire is not None else os.dup(1), "wb", closefd=False))
-    lock = anyio.Lock()
+    file = anyio.wrap_file(os.fdopen(wire if wire is not None else os.dup(1), "wb", closefd=False))
     read_send, read_receive = create_context_streams[SessionMessage | Exception](0)
     write_send, write_receive = create_context_streams[SessionMessage](0)
     reading = anyio.CancelScope()
     async with anyio.create_task_group() as tg:
-        tg.start_soon(_read, stdin, read_send, out, lock, reading)
-        tg.start_soon(_write, write_receive, out, lock)  # ends when the server closes its write stream
+        out = _Out(file, tg.cancel_scope)
+        tg.start_soon(_read, stdin, read_send, out, reading)
+        tg.start_soon(_write, write_receive, out)  # ends when the server closes its write stream
         await lowlevel.run(read_receive, write_send, lowlevel.create_initialization_options())
         reading.cancel()  # the server is done (stdin closed): stop reading, let the writer finish
 
@@ -79,20 +79,20 @@ def _claim_stdin():
 
 # --- reading -------------------------------------------------------------------------
 
-async def _read(stdin, read_send, out, lock, scope) -> None:
+async def _read(stdin, read_send, out, scope) -> None:
     with scope:
         async with read_send:
-            await _read_lines(stdin, read_send, out, lock)
+            await _read_lines(stdin, read_send, out)
 
 
-async def _read_lines(stdin, read_send, out, lock) -> None:
+async def _read_lines(stdin, read_send, out) -> None:
     while True:
         line = await anyio.to_thread.run_sync(stdin.readline, MAX_LINE + 1, abandon_on_cancel=True)
         if not line:
             return  # EOF: the client closed stdin
         if len(line) > MAX_LINE and not line.endswith(b"\n"):
             await _skip_rest(stdin)
-            await _answer(out, lock, _error(None, types.INVALID_REQUEST,
+            await _answer(out, _error(None, types.INVALID_REQUEST,
                           f"message longer than {MAX_LINE // (1024 * 1024)} MiB: refused"))
             continue
         if len(line) > IN_LOOP:  # parse a long line beside the event loop, which keeps sending answers
@@ -100,7 +100,7 @@ async def _read_lines(stdin, read_send, out, lock) -> None:
         else:
             message, answer = check(line)
         if answer is not None:
-            await _answer(out, lock, answer)
+            await _answer(out, answer)
         elif message is not None:
             await read_send.send(SessionMessage(message))
 
@@ -246,22 +246,38 @@ def _error(rid, code: int, message: str) -> types.JSONRPCError:
     return types.JSONRPCError(jsonrpc="2.0", id=rid, error=types.ErrorData(code=code, message=message))
 
 
-async def _answer(out, lock, message) -> None:
+class _Out:
+    """The protocol's stdout, its lock (one line at a time), and the scope serving ends with when the client has
+    gone: a client that died (or closed its reading end) mid-call made the answer's write fail with EPIPE, and the
+    server ended with an ExceptionGroup traceback and status 1 (its worker stopped all the same)."""
+
+    def __init__(self, file, scope):
+        self.file, self.scope, self.lock = file, scope, anyio.Lock()
+
+
+async def _answer(out, message) -> None:
     if message is not None:
-        await _send(out, lock, message)
+        await _send(out, message)
 
 
-async def _write(write_receive, out, lock) -> None:
+async def _write(write_receive, out) -> None:
     async with write_receive:
         async for session_message in write_receive:
-            await _send(out, lock, session_message.message)
+            await _send(out, session_message.message)
 
 
-async def _send(out, lock, message) -> None:
+async def _send(out, message) -> None:
     line = _encode(message)
-    async with lock:
-        await out.write(line)
-        await out.flush()
+    async with out.lock:
+        if out.scope.cancel_called:
+            return  # the client is gone: nothing more is written
+        try:
+            await out.file.write(line)
+            await out.file.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            _log("the client closed its end of stdout (it exited or crashed) before an answer was written: "
+                 "stopping, as when it closes stdin")
+            out.scope.cancel()
 
 
 def _encode(message) -> bytes:
