@@ -19,7 +19,8 @@ from typing import Annotated, Any, Literal
 import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
-from mcp_types import CallToolResult, ListResourcesResult, PaginatedRequestParams, TextContent, ToolAnnotations
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, CallToolResult, ListResourcesResult, PaginatedRequestParams, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from mcp_server import (input_schema, listing, not_downloaded, partial_said, paths, reading, render, report, resources,
@@ -123,6 +124,14 @@ class Server(MCPServer):
                 raise ToolError("; ".join([str(exc)] + untold)) from exc
             raise
 
+    async def get_prompt(self, name: str, arguments=None, context=None):
+        """Sift offers no prompts: one asked for was answered with error code 0 and a traceback on stderr."""
+        if self._prompt_manager.get_prompt(name) is None:
+            tools = ", ".join(t.name for t in self._tool_manager.list_tools())
+            raise MCPError(INVALID_PARAMS, f"Unknown prompt: {_short_repr(str(name), 100)}: this server offers no "
+                           f"prompts; its tools are {tools}")
+        return await super().get_prompt(name, arguments, context)
+
     def _refused(self, name: str, arguments, told: set[str]) -> list[str]:
         """What the tool itself would refuse beside the schema's errors (an unknown collection, a date that is
         not ISO): asked only once a call has failed, so that a good call pays nothing for it."""
@@ -148,7 +157,7 @@ def _unknown_tool(name, names: list[str]) -> str:
     near = ([n for n in names if n in typed or typed in n] if typed else []) \
         or difflib.get_close_matches(typed, names, n=1, cutoff=0.6)
     meant = f" (did you mean {near[0]}?)" if near else ""
-    return f"Unknown tool: {typed!r}{meant}; this server's tools are {', '.join(names)}"
+    return f"Unknown tool: {_short_repr(typed, 100)}{meant}; this server's tools are {', '.join(names)}"
 
 
 # What a model used to other tools means by a name this one does not take, where the nearest spelling misleads:

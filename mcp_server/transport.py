@@ -42,6 +42,7 @@ from pydantic import ValidationError
 
 MAX_LINE = 64 * 1024 * 1024  # bytes in one message: a longer line is refused, not held in memory whole
 IN_LOOP = 64 * 1024  # bytes: a longer line is parsed in a worker thread
+ERROR_CHARS = 1000  # of an error's message or data: what a client sent (a method, a resource's uri) is echoed no further
 SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -282,6 +283,7 @@ async def _send(out, message) -> None:
 
 def _encode(message) -> bytes:
     """One JSON line. Text that cannot be UTF-8 (a file name with undecodable bytes, say) is sent as U+FFFD."""
+    message = _bounded(message)
     try:
         return message.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8") + b"\n"
     except (ValueError, UnicodeError):
@@ -289,6 +291,26 @@ def _encode(message) -> bytes:
         text = SURROGATE.sub("\ufffd", json.dumps(data, ensure_ascii=False, default=str))
         _log("replaced text that is not valid Unicode in an answer with U+FFFD")
         return text.encode("utf-8") + b"\n"
+
+
+def _bounded(message):
+    """An error with its message and data cut to ERROR_CHARS: mcp's errors repeat what the client sent (a 10 MB
+    method name came back whole as 'Method not found' data, a 10 MB resource uri twice in 'Unknown resource')."""
+    if not isinstance(message, types.JSONRPCError):
+        return message
+    error = message.error
+    data = {key: _cut(value) for key, value in error.data.items()} if isinstance(error.data, dict) else \
+        _cut(error.data)
+    if _cut(error.message) is error.message and data == error.data:
+        return message
+    return message.model_copy(update={"error": error.model_copy(update={"message": _cut(error.message),
+                                                                         "data": data})})
+
+
+def _cut(value):
+    if isinstance(value, str) and len(value) > ERROR_CHARS:
+        return f"{value[:ERROR_CHARS]}… (cut: {len(value):,} characters)"
+    return value
 
 
 def _log(line: str) -> None:

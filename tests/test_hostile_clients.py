@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import VENV_BIN
 from tests.test_mcp_server import indexed, notes_home  # noqa: F401  (fixtures: NOTES indexed once as 'notes')
-from tests.test_transport import PROTOCOL, tool_call
+from tests.test_transport import PROTOCOL, raw, searchable, shared_servers, text, tool_call  # noqa: F401
 
 EXIT_WAIT = 120  # seconds: a safety net against a server that never exits (the defect), not a speed limit
 
@@ -42,3 +42,25 @@ def test_a_client_that_stops_reading_mid_call_ends_the_server_without_a_tracebac
     said = log.read_text()
     assert "the client closed its end of stdout" in said, said
     assert "Traceback" not in said and "Exception ignored" not in said, said
+
+
+def test_what_a_client_sent_is_not_echoed_whole_in_an_error(raw):  # noqa: F811
+    """A megabyte method name came back whole as 'Method not found' data, a megabyte resource uri twice in
+    'Unknown resource', a megabyte tool name in 'Unknown tool', and a prompt (Sift has none) with error code 0
+    and a traceback on stderr: the model's context (or the client's log) filled with it. Each error now says what
+    it is and how long the text was."""
+    long = "y" * 1_000_000
+    for method, params in ((long, {}), ("resources/read", {"uri": f"sift://notes/{long}"}),
+                           ("prompts/get", {"name": long})):
+        count = len(raw.lines)
+        answer = raw.request(method, params)
+        assert answer["error"]["code"] in (-32601, -32602), answer
+        assert len(raw.lines[count]) < 5_000, f"{method[:20]}: the answer is {len(raw.lines[count]):,} bytes"
+        assert "1,000,0" in answer["error"]["message"] + str(answer["error"].get("data")), answer  # how long
+    assert "this server offers no prompts; its tools are search, read_file" in answer["error"]["message"]
+    count = len(raw.lines)
+    result = raw.call(long)
+    assert result["isError"] and len(raw.lines[count]) < 5_000, f"the answer is {len(raw.lines[count]):,} bytes"
+    assert text(result).startswith("Unknown tool: 'yyyy") and "… (1,000,000 characters); this server's tools are" \
+        in text(result), text(result)[:300]
+    searchable(raw)
