@@ -21,16 +21,17 @@ import base64
 import binascii
 import json
 import math
+import sqlite3
 from urllib.parse import quote
 
 from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, Completion, Resource, ResourceTemplateReference
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, Completion, Resource, ResourceTemplateReference
 
 from mcp_server import listing, paths, reading
-from mcp_server.errors import Problem
+from mcp_server.errors import NoIndexYet, Problem
 from search.index import file_reads
-from search.index.db import IndexUnavailable
+from search.index.db import IndexUnavailable, explain
 from search.index.status import when
 from search.query.scope import Scope
 
@@ -74,6 +75,8 @@ def read(sift, path: str, page: int | None = None, start_line: int | None = None
         raise ResourceError(f"{many}: read one of {shown}" + (", …" if len(many.candidates) > 10 else "")) from None
     except (Problem, IndexUnavailable) as exc:
         raise ResourceError(str(exc)) from None
+    except sqlite3.Error as exc:  # a damaged index, say: what it means, as the tools say it
+        raise ResourceError(explain(exc, sift.settings.index_path)) from None
     return text
 
 
@@ -89,10 +92,14 @@ def completions(sift, typed: str) -> list[str]:
     """The collections (``notes/``) whose name begins with ``typed``, or once it names one, the paths of its
     indexed files that begin with it, by path: at most COMPLETIONS + 1, so the caller knows there are more."""
     collection, slash, rest = typed.partition("/")
+    if sift.unusable:
+        return []
     try:
         roots = sift.roots()
-    except (Problem, IndexUnavailable):  # nothing indexed yet
+    except NoIndexYet:
         return []
+    except (Problem, IndexUnavailable, sqlite3.Error) as exc:  # a damaged index, say
+        raise _unreadable(sift, exc) from None
     if not slash:
         return [f"{name}/" for name in sorted(roots) if name.startswith(collection)]
     if collection not in roots:
@@ -100,8 +107,10 @@ def completions(sift, typed: str) -> list[str]:
     glob = "./" + "".join(f"[{c}]" if c in "*?[]{}" else c for c in rest) + "*"  # from the root, '*' taking '/'
     try:
         data = listing.list_files(sift, Scope(collection, None), glob, "path", COMPLETIONS + 1)
-    except (Problem, IndexUnavailable):
+    except NoIndexYet:
         return []
+    except (Problem, IndexUnavailable, sqlite3.Error) as exc:
+        raise _unreadable(sift, exc) from None
     return [f["path"] for f in data["files"] if f["state"] == "indexed" and f["path"].startswith(typed)]
 
 
@@ -111,16 +120,28 @@ def page(sift, cursor: str | None) -> tuple[list[Resource], str | None]:
     indexed yet', said by the tools and stats already). A cursor this server did not give: MCPError (invalid
     params), saying what to send instead."""
     after = position(cursor) if cursor else None  # an empty one: the first page, as none
+    if sift.unusable:  # nothing can be served (a SIFT_HOME that is not a folder): the instructions and tools say why
+        return [], None
     try:
         rows = file_reads.newest_files(sift.conn(), after, PAGE + 1)  # one more: is there a next page?
-    except (Problem, IndexUnavailable):
+    except NoIndexYet:
         return [], None
+    except (Problem, IndexUnavailable, sqlite3.Error) as exc:  # a damaged index, say: not an empty list
+        raise _unreadable(sift, exc) from None
     shown = rows[:PAGE]
     listed = [Resource(uri=uri(f"{r['collection']}/{r['path']}"), name=f"{r['collection']}/{r['path']}",
                        mime_type=MIME, size=r["size"], description=f"{r['kind']}, modified {when(r['mtime'])}")
               for r in shown]
     last = shown[-1] if len(rows) > PAGE else None
     return listed, (None if last is None else _cursor(last["mtime"], last["collection"], last["path"]))
+
+
+def _unreadable(sift, exc: Exception) -> MCPError:
+    """An index that cannot be read (damaged, say): what that means and what to do, as the tools say it. It was an
+    empty list (the file would not open), or error code 0 with SQLite's bare 'database disk image is malformed'
+    and a traceback on stderr (it opened, and a page could not be read)."""
+    return MCPError(INTERNAL_ERROR, explain(exc, sift.settings.index_path) if isinstance(exc, sqlite3.Error)
+                    else str(exc))
 
 
 def _cursor(mtime: float, collection: str, path: str) -> str:

@@ -6,9 +6,13 @@ from __future__ import annotations
 import json
 import subprocess
 
+import anyio
 import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from tests.conftest import VENV_BIN
+from tests.conftest import VENV_BIN, write_tree
+from tests.test_disk_faults import keyword_env  # noqa: F401  (fixture: a keyword-only home)
 from tests.test_mcp_server import indexed, notes_home  # noqa: F401  (fixtures: NOTES indexed once as 'notes')
 from tests.test_transport import PROTOCOL, raw, searchable, shared_servers, text, tool_call  # noqa: F401
 
@@ -64,3 +68,42 @@ def test_what_a_client_sent_is_not_echoed_whole_in_an_error(raw):  # noqa: F811
     assert text(result).startswith("Unknown tool: 'yyyy") and "… (1,000,000 characters); this server's tools are" \
         in text(result), text(result)[:300]
     searchable(raw)
+
+
+@pytest.mark.timeout(300)
+def test_resources_of_a_damaged_index_say_what_is_wrong_and_leave_it_as_it_is(immediate, keyword_env, tmp_path):
+    """resources/list, resources/read and completion/complete on a truncated index.db: error code 0 with SQLite's
+    bare 'database disk image is malformed' (and a traceback on stderr). Now what the tools say: the index is
+    damaged, and how to restore or rebuild it; the file is untouched and the server serves the next call."""
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import ResourceTemplateReference
+
+    from tests.test_disk_faults import built_index, damage, digest
+    root = write_tree(tmp_path / "a", {f"n{n}.md": f"# Note {n}\n\nbison {n}\n" for n in range(30)})
+    index = built_index(root)
+    damage(index, "truncated")
+    before = digest(index)
+    params = StdioServerParameters(command=str(VENV_BIN / "sift-mcp"), args=["--no-worker"], env=keyword_env)
+
+    async def scenario():
+        refused = []
+        with open(tmp_path / "server-stderr.log", "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    for ask in (session.list_resources(), session.read_resource("sift://a/n1.md"),
+                                session.complete(ResourceTemplateReference(type="ref/resource",
+                                                                           uri="sift://{+path}{?page,start_line}"),
+                                                 {"name": "path", "value": "a/n"})):
+                        with pytest.raises(MCPError) as caught:
+                            await ask
+                        refused.append(caught.value)
+                    await session.send_ping()  # still serving
+        return refused
+
+    for error in anyio.run(scenario):
+        assert error.error.code != 0 and f"the index at {index} is damaged (" in error.error.message, error.error
+        assert "ingest enqueue FOLDER" in error.error.message
+    said = (tmp_path / "server-stderr.log").read_text()
+    assert "Traceback" not in said, said
+    assert digest(index) == before, "nothing wrote over the damaged file"
