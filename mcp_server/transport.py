@@ -121,8 +121,9 @@ def check(line: bytes) -> tuple[Any, Any]:
     try:
         data = json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError) as exc:
-        _log(f"answered -32700 to a line that is not JSON ({_short(exc)})")
-        return None, _error(None, types.PARSE_ERROR, f"Parse error: the line is not JSON ({_short(exc)})")
+        why = _unreadable(exc)
+        _log(f"answered -32700 to a line that {why}")
+        return None, _error(None, types.PARSE_ERROR, f"Parse error: the line {why}")
     if not isinstance(data, dict):
         what = ("an empty batch" if data == [] else "a batch" if isinstance(data, list)
                 else f"a JSON {type(data).__name__}")
@@ -143,6 +144,18 @@ def check(line: bytes) -> tuple[Any, Any]:
     if "id" in data and not hasattr(message, "id"):  # an id of the wrong type read as a notification
         return None, _invalid(data, None, False, "the id must be a string or an integer")
     return message, None
+
+
+def _unreadable(exc: Exception) -> str:
+    """Why a line could not be read as JSON. JSON nested too deeply, or a number too long, was told 'not JSON
+    (maximum recursion depth exceeded …)', or '(… use sys.set_int_max_str_digits() to increase the limit)', which
+    sent a client to a Python function of the server's."""
+    if isinstance(exc, RecursionError):
+        return "nests arrays or objects too deeply to be read: send at most a few hundred levels"
+    if "integer string conversion" in str(exc):
+        digits = getattr(sys, "get_int_max_str_digits", lambda: 4300)()  # (Python 3.10.7 and later)
+        return f"holds a number of more than {digits:,} digits, which is not read"
+    return f"is not JSON ({_short(exc)})"
 
 
 def _decode(line: bytes) -> tuple[str, bool]:

@@ -107,3 +107,17 @@ def test_resources_of_a_damaged_index_say_what_is_wrong_and_leave_it_as_it_is(im
     said = (tmp_path / "server-stderr.log").read_text()
     assert "Traceback" not in said, said
     assert digest(index) == before, "nothing wrote over the damaged file"
+
+
+def test_json_nested_too_deeply_or_with_a_huge_number_is_told_so(raw):  # noqa: F811
+    """Both were 'the line is not JSON (…)' with Python's own words: 'maximum recursion depth exceeded', or '… use
+    sys.set_int_max_str_digits() to increase the limit', a function of the server's that no client can call."""
+    deep = "[" * 100_000 + "]" * 100_000
+    for line, said in ((tool_call(5, '{"query":%s}' % deep), "nests arrays or objects too deeply to be read"),
+                       (tool_call(6, '{"query":"x","limit":%s}' % ("9" * 5000)), "holds a number of more than 4,300 "
+                                                                                 "digits, which is not read")):
+        answer = raw.ask(line)
+        assert answer["id"] is None and answer["error"]["code"] == -32700, answer
+        assert answer["error"]["message"].startswith(f"Parse error: the line {said}"), answer
+        assert "sys." not in answer["error"]["message"] and "recursion" not in answer["error"]["message"]
+        searchable(raw)
