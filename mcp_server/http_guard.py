@@ -192,7 +192,7 @@ class Line:
             return
         try:
             message = json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):  # nested too deeply: it was a 500 and a traceback, not mcp's -32700
             self.method = "(not JSON)"
             return
         if isinstance(message, list):  # a batch: name its first message
