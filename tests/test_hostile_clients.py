@@ -13,7 +13,6 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from tests.conftest import VENV_BIN, write_tree
 from tests.test_disk_faults import keyword_env  # noqa: F401  (fixture: a keyword-only home)
-from tests.test_http import open_session, post, serve  # noqa: F401  (fixture: sift-mcp --http)
 from tests.test_mcp_server import indexed, notes_home  # noqa: F401  (fixtures: NOTES indexed once as 'notes')
 from tests.test_transport import PROTOCOL, raw, searchable, shared_servers, text, tool_call  # noqa: F401
 
@@ -123,21 +122,3 @@ def test_json_nested_too_deeply_or_with_a_huge_number_is_told_so(raw):  # noqa: 
         assert "sys." not in answer["error"]["message"] and "recursion" not in answer["error"]["message"]
         searchable(raw)
 
-
-@pytest.mark.timeout(300)
-def test_json_nested_too_deeply_over_http_is_a_parse_error_not_a_500(immediate, keyword_env, serve, tmp_path):  # noqa: F811
-    """The HTTP guard reads each body for its log line: JSON nested 100,000 deep raised RecursionError there, and
-    the client got '500 Internal Server Error', the log a traceback. Now mcp's own 400 parse error, and the
-    session serves the next call."""
-    from tests.test_disk_faults import built_index
-    built_index(write_tree(tmp_path / "a", {"n.md": "# Note\n\nbison\n"}))
-    server = serve(keyword_env, "--no-worker")
-    session = open_session(server)
-    deep = b'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search","arguments":{"query":' + \
-        b"[" * 100_000 + b"]" * 100_000 + b"}}}"
-    answer = post(server, deep, **{"mcp-session-id": session})
-    assert answer.status_code == 400 and answer.json()["error"]["code"] == -32700, answer.text
-    search = post(server, {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
-        "name": "search", "arguments": {"query": "bison", "mode": "keyword"}}}, **{"mcp-session-id": session})
-    assert search.status_code == 200 and "a/n.md" in search.text, search.text
-    assert "Traceback" not in server.logged("POST (not JSON) - 400"), server.stderr()

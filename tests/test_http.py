@@ -388,6 +388,14 @@ def test_an_oversized_body_is_413(indexed, serve):
     assert streamed.status_code == 413
     assert tools_list(server, session).status_code == 200  # the session is unharmed
     assert "(body too large)" in server.logged("(body too large)")
+    # a small body of JSON nested too deeply: the guard's reading of it for the log line raised RecursionError,
+    # and the client got '500 Internal Server Error', the log a traceback; now mcp's own 400 parse error
+    deep = b'{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"search","arguments":{"query":' + \
+        b"[" * 20_000 + b"]" * 20_000 + b"}}}"
+    answer = post(server, deep, **{"mcp-session-id": session})
+    assert answer.status_code == 400 and answer.json()["error"]["code"] == -32700, answer.text
+    assert tools_list(server, session, 3).status_code == 200
+    assert "Traceback" not in server.logged("POST (not JSON) - 400"), server.stderr()
 
 
 def test_the_request_rate_per_session_is_bounded_with_429(indexed, serve):
