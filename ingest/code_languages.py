@@ -7,7 +7,6 @@ each `ingest files` and `ingest similar`). ingest.code parses by it and re-expor
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 LANGUAGES: dict[str, str] = {
     ".py": "python", ".pyi": "python", ".pyw": "python",
@@ -38,13 +37,31 @@ LANGUAGES: dict[str, str] = {
 # Build and container files known by their name alone (they have no extension): code, windowed by lines, Ruby's
 # outlined. They were counted among '(no extension)' files Sift does not read, in every repository.
 NAMED_FILES = {"makefile": None, "gnumakefile": None, "dockerfile": None, "containerfile": None,
-               "justfile": None, "jenkinsfile": None, "rakefile": "ruby", "gemfile": "ruby", "vagrantfile": "ruby"}
+               "justfile": None, "jenkinsfile": None, "rakefile": "ruby", "gemfile": "ruby", "vagrantfile": "ruby",
+               "brewfile": "ruby",
+               # a server's configuration without an extension, read by lines as a .conf is: counted among the
+               # '(no extension)' files Sift does not read, so 'PermitRootLogin' never found sshd_config
+               "sshd_config": None, "ssh_config": None, "caddyfile": None, "procfile": None, "crontab": None,
+               "fstab": None, "sudoers": None, "hosts": None, ".htaccess": None}
+# Folders whose files are a daemon's configuration, often without an extension: /etc/cron.d/backup,
+# logrotate.d/nginx, sudoers.d/deploy, conf.d/…; nginx's and Apache's sites-enabled/default, where a site is named
+# by its host too (sites-available/example.com: a host's last part is no file kind)
+CONFIG_FOLDER_SUFFIX = ".d"
+SITES_FOLDERS = {"sites-enabled", "sites-available"}
+HOST_ENDINGS = {".com", ".org", ".net", ".io", ".dev", ".app", ".local", ".internal", ".lan", ".home", ".test"}
 
 
 def code_file_name(path: str) -> bool:
-    """Whether ``path`` names a build or container file (Makefile, Dockerfile, Dockerfile.dev …)."""
-    name = Path(path).name.lower()
-    return name in NAMED_FILES or name.startswith(("dockerfile.", "containerfile."))
+    """Whether ``path`` names a build, container or configuration file by its name or its folder (Makefile,
+    Dockerfile.dev, sshd_config, cron.d/backup, sites-enabled/default …)."""
+    parts = path.lower().rsplit("/", 2)
+    name, folder = parts[-1], parts[-2] if len(parts) > 1 else ""
+    if name in NAMED_FILES or name.startswith(("dockerfile.", "containerfile.")):
+        return True
+    ending = name[name.rfind("."):] if "." in name.lstrip(".") else ""
+    if folder in SITES_FOLDERS:
+        return not ending or ending in HOST_ENDINGS
+    return not ending and len(folder) > 2 and folder.endswith(CONFIG_FOLDER_SUFFIX)
 
 
 # The interpreters a script's shebang line names (#!/bin/sh, #!/usr/bin/env python3) that have a grammar above:

@@ -111,3 +111,30 @@ def test_a_host_and_port_or_a_version_finds_the_passage_writing_it_whole(address
     found = paths(engine.search(query, mode="keyword"))
     assert found[0] == path, found
 
+
+
+CONFIG_WITHOUT_EXTENSION = {
+    "etc/ssh/sshd_config": "Port 2222\nPermitRootLogin no\nPasswordAuthentication no\n",
+    "Caddyfile": "wiki.example.com {\n    reverse_proxy 127.0.0.1:8080\n}\n",
+    "Procfile": "web: gunicorn app:wsgi --workers 4\nworker: huey_consumer tasks.huey\n",
+    "crontab": "17 3 * * 1 /usr/local/bin/rotate-backups --keep 8\n",
+    "Vagrantfile": "Vagrant.configure('2') do |config|\n  config.vm.box = 'debian/bookworm64'\nend\n",
+    "Jenkinsfile": "pipeline { agent any\n stages { stage('deploy') { steps { sh 'make deploy' } } } }\n",
+    "etc/cron.d/certbot": "0 */12 * * * root certbot renew --quiet\n",
+    "etc/logrotate.d/nginx": "/var/log/nginx/*.log {\n    daily\n    rotate 14\n}\n",
+    "etc/nginx/sites-enabled/default": "server {\n    listen 80 default_server;\n    return 444;\n}\n",
+    "etc/nginx/sites-available/wiki.example.com": "server {\n    server_name wiki.example.com;\n}\n",
+}
+
+
+def test_configuration_without_an_extension_is_read_as_code_by_lines(tmp_path):
+    """sshd_config, a Caddyfile, a Procfile, a crontab, cron.d's and logrotate.d's files and nginx's sites were
+    counted among the '(no extension)' files Sift does not read: 'PermitRootLogin' never found sshd_config."""
+    root = write_tree(tmp_path, {**CONFIG_WITHOUT_EXTENSION, "notes/README": "plain words\n", "a.d/b.png": "x"})
+    unread = Counter()
+    found = {f.path: f.kind for f in walk(root, unread=unread)}
+    assert found == {path: "code" for path in CONFIG_WITHOUT_EXTENSION}, found
+    assert sum(unread.values()) == 2, unread
+    sshd = read_and_parse(root, "etc/ssh/sshd_config").doc
+    assert "PermitRootLogin no" in sshd.sections[0].text and sshd.meta["language"] is None
+    assert read_and_parse(root, "Vagrantfile").doc.meta["language"] == "ruby"
