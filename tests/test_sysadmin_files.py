@@ -138,3 +138,12 @@ def test_configuration_without_an_extension_is_read_as_code_by_lines(tmp_path):
     sshd = read_and_parse(root, "etc/ssh/sshd_config").doc
     assert "PermitRootLogin no" in sshd.sections[0].text and sshd.meta["language"] is None
     assert read_and_parse(root, "Vagrantfile").doc.meta["language"] == "ruby"
+
+
+@pytest.mark.parametrize("query", ["/etc/nginx/sites-enabled", "/var/lib/redis/"])
+def test_the_note_names_a_path_no_passage_holds_as_typed(home, model_path, embedder, monkeypatch, query):
+    """'/etc/nginx/sites-enabled' was named 'etc/nginx/sites-enabled', its leading slash dropped: not what was
+    typed, as if the search had read another path."""
+    engine = engine_in(home, model_path, embedder, monkeypatch)
+    notes = engine.search(query, mode="keyword").notes
+    assert any(note.startswith(f"no passage contains '{query}'") for note in notes), notes

@@ -367,7 +367,7 @@ def _say(named: list[_Word], more: int, suggestions: dict[str, str | None], none
     word that was in a file of the next part, as final as once every file is read. ``instead``: the words searched
     in place of those of a query none of whose words is held ('default' for 'defualt')."""
     def typed(word: str) -> str:
-        return _quoted(_spelled([query], word))
+        return _quoted(_path_typed(query, word))
     names = [typed(w.shown) for w in named] + ([f"{more} more"] if more else [])
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
     offered = [(w.shown, suggestions.get(w.shown)) for w in named if suggestions.get(w.shown)]
@@ -389,6 +389,21 @@ def _say(named: list[_Word], more: int, suggestions: dict[str, str | None], none
     if instead:
         text += f"; searched for {', '.join(map(_quoted, instead))} in {'its' if len(instead) == 1 else 'their'} place"
     return text
+
+
+# a stretch of the query without spaces, quotes or brackets: where a path the query types lies whole
+UNSPACED = re.compile(r"[^\s'\"`()\[\]{},;]+")
+
+
+def _path_typed(query: str, word: str) -> str:
+    """``word`` as the query types it (``_spelled``); a path ('etc/nginx/sites-enabled', as keyword search splits
+    it) with what the query writes around it, '/etc/nginx/sites-enabled', '~/.ssh/config': the note named it without
+    its leading slash, not as typed."""
+    spelled = _spelled([query], word)
+    if "/" not in word:
+        return spelled
+    return next((found.group(0).rstrip(".:?!") for found in UNSPACED.finditer(query) if spelled in found.group(0)),
+                spelled)
 
 
 def _quoted(word: str) -> str:
