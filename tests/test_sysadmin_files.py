@@ -147,3 +147,14 @@ def test_the_note_names_a_path_no_passage_holds_as_typed(home, model_path, embed
     engine = engine_in(home, model_path, embedder, monkeypatch)
     notes = engine.search(query, mode="keyword").notes
     assert any(note.startswith(f"no passage contains '{query}'") for note in notes), notes
+
+
+def test_a_logs_snippet_keeps_its_lines_apart(home, model_path, embedder, monkeypatch):
+    """A log's lines were joined by a space into one run-on line ('… read ECONNRESET 2026-05-02T10:16:44Z ERROR …'):
+    where one entry ends and the next begins was lost. They are joined by ' ⏎ '."""
+    engine = engine_in(home, model_path, embedder, monkeypatch)
+    hit = engine.search("ECONNRESET", mode="keyword").hits[0]
+    assert hit.path == "logs/payments-worker.log" and "\n" not in hit.snippet, hit
+    assert "ECONNRESET** ⏎ 2026-05-02T10:16:44Z ERROR payments-worker" in hit.snippet, hit.snippet
+    runbook = engine.search("pgbouncer reload", mode="keyword").hits[0]
+    assert runbook.path == "runbooks/postgres.md" and "⏎" not in runbook.snippet, runbook.snippet

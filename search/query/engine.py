@@ -650,7 +650,8 @@ class Engine:
         for cid, score, (kw_rank, sem_rank) in ranked:
             r = rows[cid]
             shown, window = snippet_window(r["text"], marking, skip=common, note=r["kind"] == "note",
-                                           code=r["kind"] == "code", accept=accept, above=headings_above(r))
+                                           code=r["kind"] == "code", accept=accept, above=headings_above(r),
+                                           lines=r["path"].lower().endswith(".log"))
             hits.append(Hit(chunk_id=cid, collection=r["collection"], path=r["path"], title=r["title"] or "",
                             kind=r["kind"], heading_path=r["heading_path"], start_line=r["start_line"],
                             end_line=r["end_line"], snippet=shown, score=round(score, 6),

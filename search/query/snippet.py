@@ -19,6 +19,7 @@ _LETTER = rf"[^\W_{CJK_RANGES}]"
 _START, _END = rf"(?<!{_LETTER})", rf"(?!{_LETTER})"
 _ALPHA = rf"[^\W\d_{CJK_RANGES}]"  # a letter: what a stem's ending may add ('index' + 'ed')
 
+LINE_BREAK = " ⏎ "  # between a log's lines in a snippet (snippet_window's ``lines``)
 MARKED = 64  # query words a snippet marks at most
 WIDTH = 240  # columns: a Chinese (Japanese, Korean, full-width) character takes two, as on a terminal
 # Characters shown two columns wide (East Asian Wide and Fullwidth).
@@ -72,7 +73,8 @@ def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: b
 
 
 def snippet_window(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: bool = False,
-                   code: bool = False, accept=None, above: tuple[str, ...] = ()) -> tuple[str, tuple[int, int] | None]:
+                   code: bool = False, accept=None, above: tuple[str, ...] = (),
+                   lines: bool = False) -> tuple[str, tuple[int, int] | None]:
     """The snippet, and where in ``text`` as ``_shown`` gives it is the shortest stretch of it that holds all the
     words it marks (``_tightest``; ``snippet_pages`` reads a PDF passage's pages from it), or None when it marks
     none (a hit by meaning alone: the passage as a whole is what matched). About ``width`` columns of ``text`` from a little before the matches that show the most of the query's
@@ -85,7 +87,9 @@ def snippet_window(text: str, query: str, width: int = WIDTH, skip=frozenset(), 
     not 'timeout', which the stem 'time' marks): ``marked_words`` gives the candidates. ``above``: the headings
     shown above the snippet (the title and the heading path's parts); a note's heading line that is one of them
     is left out, as the snippet of a note's first passage began with its title again, under the title, a fifth of
-    its 240 columns."""
+    its 240 columns. ``lines``: the text is a log, whose lines are shown joined by LINE_BREAK, not by a space:
+    '…217:20) 2026-05-02T10:15:01.130Z WARN …' ran one entry into the next, the traceback's last frame into the
+    next entry's time."""
     text = _shown(text, note, above)
     pattern = _pattern(query, frozenset(skip))
     spans = _matches(pattern, text, code) if pattern else []
@@ -107,7 +111,10 @@ def snippet_window(text: str, query: str, width: int = WIDTH, skip=frozenset(), 
     window = text[start:end]
     shown = [(max(a, start) - start, min(b, end) - start) for a, b, _ in spans if a < end and b > start]
     marked = _mark(window, _whole_code_spans(window, shown) if note and "`" in window else shown)
-    marked = " ".join(marked.split())
+    if lines:
+        marked = LINE_BREAK.join(" ".join(line.split()) for line in marked.split("\n") if line.strip())
+    else:
+        marked = " ".join(marked.split())
     inside = [span for span in spans if span[0] >= start and span[1] <= end]
     return ("…" if start else "") + marked + ("…" if end < len(text) else ""), _tightest(inside)
 
