@@ -480,7 +480,20 @@ def _bounded_once(ordered: list[str]) -> list[str]:
             runs[-1].append(pattern[len(_START):-len(_END)])
         else:
             runs.append([pattern[len(_START):-len(_END)]])
-    return [run if isinstance(run, str) else f"{_START}(?:{'|'.join(run)}){_END}" for run in runs]
+    return [run if isinstance(run, str) else f"{_START}(?:{'|'.join(_stems_once(run))}){_END}" for run in runs]
+
+
+def _stems_once(run: list[str]) -> list[str]:
+    """A run of words between their bounds with the stems' ending (``_ALPHA``, a class of the CJK ranges) written once
+    after them all, the words' name phrases first: the same matches. At one place of the text every word or stem
+    that matches ends where its run of letters ends, so each gives the same match, and a name phrase, which reaches
+    further, came before the words of its own anyway (its pattern is longer)."""
+    stem_end = _ALPHA + "*"
+    single = [inner.startswith("(?i:") and inner.count("(?i:") == 1 and _END not in inner for inner in run]
+    stems = [inner[:-len(stem_end)] for inner, one in zip(run, single) if one and inner.endswith(stem_end)]
+    wholes = [inner for inner, one in zip(run, single) if one and not inner.endswith(stem_end)]
+    phrases = [inner for inner, one in zip(run, single) if not one]
+    return phrases + ([f"(?:{'|'.join(stems)}){stem_end}"] if stems else []) + wholes
 
 
 def _unwrapped_length(pattern: str) -> int:
