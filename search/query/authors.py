@@ -80,10 +80,10 @@ def wrote(recorded: str | None, name: str) -> bool:
         return False
     if "@" in name:  # an address asked for ('ben@example.com'): its mail, not every Ben's nor everyone's at example.com
         return _holds_address(recorded, name)
-    family = chinese_names.surname(name)  # 王医生, 老王: anyone surnamed 王 (search.query.chinese_names)
-    if family and (not recorded.isascii() or chinese_names.said_in(recorded, family)) \
-            and any(chinese_names.of_surname(p, family) for p in persons(recorded)):
-        return True
+    for family in chinese_names.families(name):  # 王医生, 老王, 'Wang': anyone surnamed 王 (search.query.chinese_names)
+        if (not recorded.isascii() or chinese_names.said_in(recorded, family)) \
+                and any(chinese_names.of_surname(p, family) for p in persons(recorded)):
+            return True
     words = _asked(name)
     if "@" in recorded and _glued(recorded, words):
         return True
@@ -591,7 +591,7 @@ def theirs_first(read, query: str, ranked: list, mode: str, filters, notes: list
     if not first:
         return ranked
     recorded = catalog.author_named(name)
-    if chinese_names.surname(name):
+    if chinese_names.families(name):
         _noted(notes, surname_read(catalog.known_authors(), name))
         recorded = name
     known = question.known_writers()
@@ -605,21 +605,23 @@ SURNAME_NAMED = 10  # persons at most a surname read names (``surname_read``)
 
 
 def surname_read(known: list[str], name: str) -> str | None:
-    """The note for a name asked as a Chinese surname and a title or alone (王医生, 老王, 王:
+    """The note for a name asked as a Chinese surname and a title or alone (王医生, 老王, 王; or alone in pinyin, Wang:
     search.query.chinese_names): that it was read as anyone of that surname, and who of ``known`` (the authors and
     senders recorded) that is; None for any other name, or where no one recorded has that surname (the filter's own
     note says so)."""
-    family = chinese_names.surname(name)
-    if not family:
-        return None
-    found = dict.fromkeys("".join(person) if not author.isascii() else " ".join(map(str.capitalize, person))
-                          for author in known if not author.isascii() or chinese_names.said_in(author, family)
-                          for person in persons(author) if chinese_names.of_surname(person, family))
+    written = chinese_names.surname(name)  # else a surname alone in pinyin ('Wang'): who is written in Chinese so
+    found = {}
+    for family in chinese_names.families(name):
+        found |= {("".join(person) if not author.isascii() else " ".join(map(str.capitalize, person))): family
+                  for author in known if not author.isascii() or written and chinese_names.said_in(author, family)
+                  for person in persons(author) if chinese_names.of_surname(person, family)}
     if not found:
         return None
     named = ", ".join(list(found)[:SURNAME_NAMED]) + (f" and {len(found) - SURNAME_NAMED} more"
                                                       if len(found) > SURNAME_NAMED else "")
-    how = ("a surname alone" if family == "".join(name.split()) else chinese_names.how_named(name))
+    family = " or ".join(dict.fromkeys(found.values()))
+    how = ("a surname in pinyin" if not written else "a surname alone" if written == "".join(name.split())
+           else chinese_names.how_named(name))
     if len(found) == 1:
         return f"{name} is read as a person surnamed {family} ({how}): {named}"
     return (f"{name} is read as anyone surnamed {family} ({how}): {len(found)} persons, {named}; "
@@ -629,7 +631,7 @@ def surname_read(known: list[str], name: str) -> str | None:
 def filter_read(read, filters, notes: list[str]) -> None:
     """Note who an author filter given as a Chinese surname and a title (王医生) was read as (``surname_read``), of the
     authors of the catalog ``read`` reads (search's, similar's)."""
-    if filters is not None and filters.author and chinese_names.surname(filters.author):
+    if filters is not None and filters.author and chinese_names.families(filters.author):
         _noted(notes, surname_read(read.catalog.load_authors(read.conn).known_authors(), filters.author))
     elif filters is not None and filters.author and _pinyin_name(filters.author):
         _noted(notes, pinyin_read(read.catalog.load_authors(read.conn).known_authors(), filters.author))
@@ -661,10 +663,10 @@ def pinyin_read(known: list[str], name: str) -> str | None:
 def files_by_read(conn, name: str) -> str | None:
     """``surname_read`` (or ``pinyin_read``) for list_files' ``author``, of the persons ``files_by`` reads:
     list_files(author='王医生') listed everyone surnamed 王 and did not say so, as search does."""
-    if not chinese_names.surname(name) and not _pinyin_name(name):
+    if not chinese_names.families(name) and not _pinyin_name(name):
         return None
     known = list(dict.fromkeys([*(a for _, a in file_authors(conn)), *(s for _, s in mail_senders(conn))]))
-    return surname_read(known, name) if chinese_names.surname(name) else pinyin_read(known, name)
+    return surname_read(known, name) if chinese_names.families(name) else pinyin_read(known, name)
 
 
 def _noted(notes: list[str], said: str | None) -> None:

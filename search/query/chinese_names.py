@@ -44,6 +44,36 @@ def surname(name: str) -> str | None:
     return match and (match["told"] or match["named"])
 
 
+# the pinyin of a surname as said, where it is not its character's most said reading (pypinyin's): 曾 is Zeng as a
+# surname, 吕 is written Lu and Lyu as often as Lv
+SAID_AS = {"曾": ("zeng",), "覃": ("qin", "tan"), "萬俟": ("moqi",), "尉遲": ("yuchi",), "吕": ("lv", "lu", "lyu"),
+           "呂": ("lv", "lu", "lyu")}
+
+
+def families(name: str) -> tuple[str, ...]:
+    """The surnames a name asked for gives: ``surname``'s (王医生, 王), or those written in Chinese that a surname
+    alone in pinyin says ('Wang': 王 and 汪, pinyin not telling them apart; 'Ouyang': 欧阳, 歐陽), where author='Wang'
+    found no one recorded as 王医生; () for any other name."""
+    family = surname(name)
+    if family:
+        return (family,)
+    words = re.findall(r"[^\W\d_]+", name)
+    if len(words) != 1 or not name.isascii():
+        return ()
+    return _pinyin_surnames().get(words[0].lower(), ())
+
+
+@lru_cache(maxsize=1)
+def _pinyin_surnames() -> dict[str, tuple[str, ...]]:
+    """Each surname's pinyin -> the surnames (Simplified and Traditional) said so."""
+    from search.query import pinyin
+    said: dict[str, tuple[str, ...]] = {}
+    for family in sorted(SURNAMES | COMPOUND):
+        for key in SAID_AS.get(family, (pinyin.name_key(family),)):
+            said[key] = (*said.get(key, ()), family)
+    return said
+
+
 def how_named(name: str) -> str:
     """How a name ``surname`` reads gives the surname, in words: '老 and a surname' (老王), 'a surname and a title'
     (王医生). 老王 was said to be read as 'a surname and a title', which it has none of."""
