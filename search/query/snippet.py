@@ -9,6 +9,7 @@ from collections import Counter
 
 from search.query.dates import date_patterns, without_dates
 from search.query.inflection import without_elisions
+from search.query.references import REFERENCE, phrases as reference_phrases
 from search.query.text import (CJK_RANGES, CJK_RUN, KATAKANA, KATAKANA_PART, KATAKANA_WORD, WORD, katakana_form,
                                katakana_split, korean_stem, name_phrases, normalise, particle_after_name,
                                split_scripts, umlaut_forms, unwrapped, variant_pattern)
@@ -459,6 +460,7 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
                 words.setdefault(_START + r"[\W_]+".join(_word(part) for part in phrases[piece].split()))
     # 3月14日 marks 2024-03-14, and the other way; 'March 14' in any case
     words.update(dict.fromkeys(f"(?i:{pattern})" for pattern in date_patterns(unicodedata.normalize("NFKC", query))))
+    words.update(dict.fromkeys(_references(unicodedata.normalize("NFKC", query))))
     if not words:
         return None
     # Only a word's letters are matched in any case (``_word``'s (?i:…)), not the whole pattern: under IGNORECASE
@@ -499,6 +501,21 @@ def _stems_once(run: list[str]) -> list[str]:
 def _unwrapped_length(pattern: str) -> int:
     """The length of ``pattern`` without its (?i:…) wrappers: the order the alternation had before they were added."""
     return len(pattern) - 5 * pattern.count("(?i:")
+
+
+def _references(query: str) -> list[str]:
+    """Each reference ``query`` writes (search.query.references: 'Section 12.3(b)', '§ 5 Abs. 2') as a pattern of
+    it as written, its words in a row (a statute's parts either way, as search finds them), marked whole even where
+    its numbers are words keyword search drops as common: 'Section 12.3(b)' marked **Section** 12.3(**b**), the
+    reference search ranked the passage by left unmarked."""
+    found = []
+    for match in REFERENCE.finditer(query):
+        written = match.group()
+        sign = r"(?:§§?\s*)?" if written.startswith("§") else ""
+        end = r"[\W_]{0,2}\)" if written.endswith(")") else _END
+        found += [_START + "(?i:" + sign + r"[\W_]{1,3}".join(re.escape(word) for word in phrase.split()) + ")" + end
+                  for phrase in reference_phrases(written)]  # in any case ('section 12.3(b)'), as a word is
+    return found
 
 
 def _katakana_word(word: str) -> str:
