@@ -34,3 +34,16 @@ def test_a_surname_alone_in_pinyin_finds_the_speakers_written_in_chinese(engine)
     written = engine.search("空腹", mode="keyword", limit=50, filters=Filters(author="王"))
     assert paths(written) == ["WhatsApp Chat with 王医生.txt"], paths(written)
     assert paths(engine.search("空腹", mode="keyword", filters=Filters(author="Zhao"))) == ["赵/饮食.md"]
+
+
+def test_an_english_question_naming_a_writer_in_chinese_reads_the_verb_as_framing(engine):
+    """'what did 王医生 say about 空腹' said "no passage contains 'say'": the name, with no capital, was read as no
+    writer's and 'say' as a word of the subject. Now 王医生 is the writer, his chat day first, and 'say' no word."""
+    answer = engine.search("what did 王医生 say about 空腹", mode="keyword")
+    assert not any("'say'" in note for note in answer.notes) and "say" not in str(answer.unmatched), answer.notes
+    assert answer.hits[0].path == "WhatsApp Chat with 王医生.txt", [hit.path for hit in answer.hits]
+    assert any("surnamed 王" in note for note in answer.notes), answer.notes
+    wrote = engine.search("what has 王医生 written about 空腹", mode="keyword")
+    assert not any("'written'" in note for note in wrote.notes), wrote.notes
+    nobody = engine.search("what did 张三 say about 空腹", mode="keyword")  # no writer the index knows: 'say' stays
+    assert any("'say'" in note for note in nobody.notes), nobody.notes

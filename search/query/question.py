@@ -227,7 +227,10 @@ _NOT_NAME = (r"(?:the|a|an|it|its|that|this|these|those|there|i|we|you|he|she|th
              r"|their|someone|anyone|everyone|somebody|anybody|people|about|on|in|from|during|since|for|of|to|and|or"
              r"|with|at|by|as|regarding|concerning|me|myself|hand|date|name|year|month|day|week|default|\d\w*)")
 _WORD = rf"(?!{_NOT_NAME}\b)[^\W\d_][\w'’.-]*"
-_ANY_NAME = rf"(?:{_NAME}|(?=(?-i:[a-z])){_WORD}(?:\s+(?:{_PARTICLE}\s+){{0,2}}{_WORD}){{0,2}})"
+# a name written in Chinese, with its title (王医生, 欧阳老师): 'what did 王医生 say about 空腹' named 'say' as held by no
+# passage, the name read as no writer's, for it has no capital
+_HAN_NAME = "[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{1,5}"
+_ANY_NAME = rf"(?:{_NAME}|{_HAN_NAME}|(?=(?-i:[a-z])){_WORD}(?:\s+(?:{_PARTICLE}\s+){{0,2}}{_WORD}){{0,2}})"
 _BY_OTHERS = (r"write|written|wrote|say|said|note|noted|jot|jotted|document|documented|decide|decided|conclude"
               r"|concluded|publish|published|post|posted|share|shared")
 BY_SOMEONE = re.compile(
@@ -235,7 +238,7 @@ BY_SOMEONE = re.compile(
     rf"(?P<a>{_ANY_NAME})\s+(?:ever\s+|already\s+)?(?:{_BY_OTHERS})(?:\s+(?:down|up))?"
     r"(?P<when>\s+(?:in|during|back\s+in)\s+[^\W\d_]+(?:\s+\d{4})?|\s+in\s+\d{4})?"  # 'in March', kept
     r"(?:\s+(?:about|on|regarding|concerning))?\b"
-    rf"|\b(?P<b>{_NAME})\s+(?:wrote|noted|jotted|(?:has|had)\s+(?:written|noted))"  # not: Articles published in
+    rf"|\b(?P<b>{_NAME}|{_HAN_NAME})\s+(?:wrote|noted|jotted|(?:has|had)\s+(?:written|noted))"  # not: Articles published in
     r"(?:\s+(?:down|up))?(?:\s+(?:about|on|regarding|concerning))?\b"
     r"|\b(?:(?:the|a|any|all|some)\s+)?(?:notes?|papers?|posts?|articles?|pages?|entries|entry|anything|everything"
     rf"|something|stuff|things)\s+(?:written\s+|authored\s+|posted\s+)?by\s+(?P<c>{_ANY_NAME})"
