@@ -45,5 +45,8 @@ def test_an_english_question_naming_a_writer_in_chinese_reads_the_verb_as_framin
     assert any("surnamed 王" in note for note in answer.notes), answer.notes
     wrote = engine.search("what has 王医生 written about 空腹", mode="keyword")
     assert not any("'written'" in note for note in wrote.notes), wrote.notes
+    pinyin = engine.search("what did Wang say about 空腹", mode="keyword")  # found as 王医生, 汪芳: no word missing
+    assert any("surnamed 汪 or 王" in note for note in pinyin.notes), pinyin.notes
+    assert not any("'Wang'" in note or "'say'" in note for note in pinyin.notes), pinyin.notes
     nobody = engine.search("what did 张三 say about 空腹", mode="keyword")  # no writer the index knows: 'say' stays
     assert any("'say'" in note for note in nobody.notes), nobody.notes

@@ -590,13 +590,14 @@ def theirs_first(read, query: str, ranked: list, mode: str, filters, notes: list
     first = [hit for hit, row in zip(ranked, rows) if row is not None and by[row]]
     if not first:
         return ranked
-    recorded = catalog.author_named(name)
+    recorded = held = catalog.author_named(name)
     if chinese_names.families(name):
         _noted(notes, surname_read(catalog.known_authors(), name))
         recorded = name
+        held = name if chinese_names.surname(name) else ""  # 'Wang' of 王医生: found, if by no passage
     known = question.known_writers()
     if isinstance(known, KnownWriters):  # 'Robert' of Robert Smith, recorded as Bob Smith: found, if by no passage
-        known.read_as |= set(name_words(name)) - set(name_words(recorded))
+        known.read_as |= set(name_words(name)) - set(name_words(held))
     from search.query.reordering import moved_first
     return moved_first(ranked, first, notes, f"the passages by {recorded}")
 
