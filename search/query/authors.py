@@ -80,7 +80,8 @@ def wrote(recorded: str | None, name: str) -> bool:
         return False
     if "@" in name:  # an address asked for ('ben@example.com'): its mail, not every Ben's nor everyone's at example.com
         return _holds_address(recorded, name)
-    for family in chinese_names.families(name):  # 王医生, 老王, 'Wang': anyone surnamed 王 (search.query.chinese_names)
+    # 王医生, 老王, 'Wang': anyone surnamed 王 (search.query.chinese_names); 'Wang' of 'Wang Jianguo' by its words below
+    for family in chinese_names.families(name) if not (recorded.isascii() and name.isascii()) else ():
         if (not recorded.isascii() or chinese_names.said_in(recorded, family)) \
                 and any(chinese_names.of_surname(p, family) for p in persons(recorded)):
             return True

@@ -50,6 +50,7 @@ SAID_AS = {"曾": ("zeng",), "覃": ("qin", "tan"), "萬俟": ("moqi",), "尉遲
            "呂": ("lv", "lu", "lyu")}
 
 
+@lru_cache(maxsize=64)  # asked of every sender, as ``surname``
 def families(name: str) -> tuple[str, ...]:
     """The surnames a name asked for gives: ``surname``'s (王医生, 王), or those written in Chinese that a surname
     alone in pinyin says ('Wang': 王 and 汪, pinyin not telling them apart; 'Ouyang': 欧阳, 歐陽), where author='Wang'
