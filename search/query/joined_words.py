@@ -33,6 +33,8 @@ def joined_phrases(query: str) -> dict[str, str]:
         parts = PART.findall(unicodedata.normalize("NFKC", token).casefold())
         if len(parts) < 2 or only_date(token) or not any(c.isdigit() or c in "/:" for c in token):
             continue
+        if len(parts) == 2 and not any(c in ".:/@" for c in token):
+            continue  # a name and its number ('IL-6', 'GPT-4', 'COVID-19'): its two words alone find it, as before
         found.setdefault(token.casefold(), " ".join(parts))
         if len(found) == MOST:
             break
