@@ -239,7 +239,8 @@ def test_read_file_heading_reads_a_chat_day(immediate, sift_env, tmp_path, monke
         "slack/channels.json": json.dumps([{"id": "C024BE7LF", "name": "general"}], indent=4),
         "slack/general/2024-03-14.json": json.dumps(SLACK_DAY, indent=4)})
     lists = [{"path": f"slack/{name}", "stage": "parse", "state": "skipped",  # the export's own: read into its days
-              "reason": slack_metadata(root / "slack" / name)} for name in ("channels.json", "users.json")]
+              "reason": slack_metadata(root / "slack" / name), "error": None}  # no error: the export's own
+             for name in ("channels.json", "users.json")]
     assert ingest(root, "chats")["published"]["failures"] == lists
     sift = Sift(load())
     shown, data = reading.read(sift, "chats/Telegram/result.json", None, None, None,
