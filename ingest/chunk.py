@@ -372,7 +372,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # '2026-11-28 09:00:00 Standup' is plain text, where it was a MemoTrace chat, its titles speakers (ingest.wechat). A
 # .bib field's, a .tex title's and heading's math is kept ('TNF-$\alpha$' read 'TNF-$$'), and a lone Greek letter in
 # math is the letter, TNF-α (ingest.latex.line_text).
-VERSION = 31
+# 32: a .txt journal whose title repeats ('2026-11-23 09:00:00 Standup' most days), its times most on a whole minute,
+# is plain text, where it was a MemoTrace chat, 'Standup' its speaker (ingest.wechat).
+VERSION = 32
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked

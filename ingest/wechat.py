@@ -73,7 +73,9 @@ def _memotrace_heads(lines: list[str]) -> list[tuple[int, datetime, str]] | None
     MemoTrace writes no header (LC044/WeChatMsg, exporter_txt.py): what tells a chat from a journal whose entries
     open so (``2026-11-28 09:00:00 Standup``, its text below) is who speaks: speakers who said more than one
     message said half the messages at least (a journal's titles seldom repeat; it was read as a chat, each title a
-    speaker, an author the author filter found). One speaker may say them all (文件传输助手, the File Transfer chat)."""
+    speaker, an author the author filter found). One speaker may say them all (文件传输助手, the File Transfer chat). Nor is a
+    journal whose title repeats (``Standup`` most days): its times are a person's, most at a whole minute
+    (``09:00:00``), where a message's is the second it was sent, one in sixty at ``:00`` (it was read as a chat)."""
     if not lines or not MEMOTRACE_HEAD.fullmatch(lines[0]):
         return None
     heads = [(at, found) for at, line in enumerate(lines)  # a head of no date (2026-02-30) is text: it failed the file
@@ -90,6 +92,8 @@ def _memotrace_heads(lines: list[str]) -> list[tuple[int, datetime, str]] | None
     speakers = Counter(found[2].strip() for found in said)
     if 2 * sum(n for n in speakers.values() if n > 1) < len(said):
         return None
+    if 2 * sum(found[1].endswith(":00") for found in said) > len(said):
+        return None  # most at a whole minute: a person's times (a journal's), not a message's sent time
     return [(at, _time(found[1]), found[2].strip()) for at, found in heads]
 
 

@@ -125,11 +125,33 @@ def test_a_journal_of_timestamped_titled_entries_is_no_memotrace_chat():
     journal = parse_file("journal.txt", JOURNAL.encode())
     assert "chat_export" not in journal.meta and "speakers" not in journal.meta, journal.meta
     assert "Standup" in journal.sections[0].text
-    alone = ("2026-11-28 09:00:00 李娜\n体检报告.pdf\n\n2026-11-28 09:01:10 李娜\n[图片]\n\n"
-             "2026-11-29 10:00:00 李娜\n记得带化验单\n")
+    alone = ("2026-11-28 09:00:37 李娜\n体检报告.pdf\n\n2026-11-28 09:01:10 李娜\n[图片]\n\n"
+             "2026-11-29 10:00:52 李娜\n记得带化验单\n")
     chat = parse_file("文件传输助手.txt", alone.encode())
     assert chat.meta["chat_export"] == "a WeChat chat export (MemoTrace TXT)" and chat.meta["speakers"] == ["李娜"]
 
+
+STANDUPS = ("2026-11-23 09:00:00 Standup\nAlice: the migration dry run passed on staging.\n\n"
+            "2026-11-24 09:00:00 Standup\nBen is out; the billing export waits for him.\n\n"
+            "2026-11-24 16:30:00 Design review\nThe cache stays; the queue moves to huey.\n\n"
+            "2026-11-25 09:15:00 Standup\nThe release slipped a day: the certificate expired.\n\n"
+            "2026-11-26 09:00:00 Standup\nThe release went out at 11:40.\n\n"
+            "2026-11-27 09:00:00 Standup\nOn-call rota for December agreed.\n")
+
+
+def test_a_journal_whose_title_repeats_is_no_memotrace_chat():
+    """A journal whose entries are titled 'Standup' most days passed the speakers' test (its titles repeat as a
+    chat's speakers do) and was a chat, 'Standup' its speaker (the author filter found it). Its times are a
+    person's, whole minutes; a chat's are the second each message was sent. A chat whose messages were sent on
+    the minute now and then is still one."""
+    journal = parse_file("standups.txt", STANDUPS.encode())
+    assert "chat_export" not in journal.meta and "speakers" not in journal.meta, journal.meta
+    assert "2026-11-23 09:00:00 Standup" in journal.sections[0].text
+    chat = STANDUPS.replace("Standup", "王医生").replace("Design review", "李娜")
+    chat = chat.replace("09:00:00 王医生\nBen", "09:00:41 王医生\nBen").replace("16:30:00", "16:30:07")
+    chat = chat.replace("09:15:00", "09:15:26")  # three of six on the minute: a chat still
+    doc = parse_file("王医生.txt", chat.encode())
+    assert doc.meta["chat_export"] == "a WeChat chat export (MemoTrace TXT)" and doc.meta["messages"] == 6, doc.meta
 
 def test_a_memotrace_head_of_a_date_that_is_none_is_text_not_a_failure():
     """A head line dated 2026-02-30 (a hand-edited export, a note of that shape) raised ValueError in strptime and
