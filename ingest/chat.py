@@ -24,8 +24,9 @@ its folder (``slack_day``), WhatsApp's by its first lines (``14/03/2024, 09:15 -
 9:15 AM`` too; year first, ``2024-03-14 09:15 - Anna: …``, when its lines' authors are people's, not a log's
 levels). A Slack export or a WhatsApp chat still zipped is read by its name
 (ingest.kinds.CHAT_ZIP_NAME), or under any other by what its directory names (``zip_holds_chat``: a Telegram or
-DiscordChatExporter export by its JSON's first bytes, Telegram's HTML pages by theirs), as one file of its
-conversations, its parts counted as a .docx's (ingest.zipped).
+DiscordChatExporter export by its JSON's first bytes, Telegram's HTML pages by theirs, WeChat's MemoTrace TXT or CSV
+by theirs: ingest.wechat.zipped_chats), as one file of its conversations, its parts counted as a .docx's
+(ingest.zipped).
 """
 from __future__ import annotations
 
@@ -884,7 +885,8 @@ def chat_zip_text(data, path: str):
         raise
     if days is None:
         raise Skip("a .zip taken for a chat export holding none: no users.json and channel day files (Slack's), "
-                   "no .txt that reads as WhatsApp's chat, no result.json (Telegram's) nor a DiscordChatExporter JSON")
+                   "no .txt that reads as WhatsApp's or WeChat's chat, no result.json (Telegram's) nor a "
+                   "DiscordChatExporter JSON")
     read, kept = WordText(title=Path(path).name.rsplit(".", 1)[0]), []
     for section in (section for day in days for section in day.sections):
         read.headings.append((len(read.lines), 1, section.heading_path[0]))
@@ -920,7 +922,13 @@ def _zipped_days(parts, path: str) -> tuple[str, list[Document] | None]:
             said = [message for text in texts for message in telegram_html_messages(text)]
             docs.append(conversation(place, place, said, 0))
         return "a Telegram export (HTML)", docs
-    return "a WhatsApp chat export", _zipped_whatsapp(parts, path)
+    whatsapp = _zipped_whatsapp(parts, path)
+    if whatsapp is not None:
+        return "a WhatsApp chat export", whatsapp
+    from ingest import wechat  # MemoTrace's TXT or CSV, zipped as it is shared
+    chats = wechat.read_zipped(parts, lambda name: _head(parts.open_unchecked(name)))
+    forms = {doc.meta["chat_export"] for doc in chats or []}
+    return (forms.pop() if len(forms) == 1 else "a WeChat chat export"), chats
 
 
 # Telegram's or DiscordChatExporter's JSON in a zip, at its top or a folder or two down ('ChatExport_2024-03-14/
@@ -1091,7 +1099,10 @@ def _holds_chat(f) -> bool:
                 return True
             if _telegram_pages(names, lambda name: _head(package.open(name)), CHAT_JSON_PEEKED):
                 return True
-            return _whatsapp_part(names, lambda name: _head(package.open(name))) is not None
+            if _whatsapp_part(names, lambda name: _head(package.open(name))) is not None:
+                return True
+            from ingest import wechat
+            return bool(wechat.zipped_chats(names, lambda name: _head(package.open(name)), CHAT_JSON_PEEKED))
     except (OSError, ValueError, EOFError, RuntimeError, NotImplementedError, zipfile.BadZipFile):
         return False
 

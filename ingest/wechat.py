@@ -250,6 +250,49 @@ def _html_message(said: dict, line: int) -> Message | None:
     return Message(when, who or "?", text.strip(), line=line) if text.strip() else None
 
 
+# MemoTrace's export zipped, as it is shared: its folder ('聊天记录/王医生/王医生.txt', '王医生_utf8.csv' beside, its
+# pictures in 'image/') or its files alone; a chat's TXT read where its CSV is beside it (the TXT holds replies' words)
+ZIPPED_PART = re.compile(r"(?:[^/]+/){0,3}[^/]+\.(?:txt|csv)", re.IGNORECASE)
+
+
+def zipped_chats(names, head, peeked: int | None = None) -> list[str]:
+    """Of a zip's part ``names``, those that are a WeChat chat exported as text (``head``: a part's first bytes as
+    text, the file unzipped's decoding): a MemoTrace TXT or a merged chat pasted (``read`` of its first lines), a
+    MemoTrace CSV (its header); a folder's chat once. With ``peeked``, the first found, of at most that many parts
+    looked at (a zip's kind is told so; read, all are)."""
+    parts = sorted((name for name in names if ZIPPED_PART.fullmatch(name) and not name.startswith("__MACOSX/")),
+                   key=lambda name: (*_chat_of(name), not name.lower().endswith(".txt"), name))
+    found, chats = [], set()
+    for name in parts[:peeked] if peeked else parts:
+        if _chat_of(name) in chats:
+            continue
+        told = head(name)
+        if name.lower().endswith(".csv"):
+            its = told.startswith(CSV_HEADER)
+        else:
+            its = read(name, told.rsplit("\n", 1)[0] if "\n" in told else told) is not None
+        if its:
+            found.append(name)
+            chats.add(_chat_of(name))
+            if peeked:
+                break
+    return found
+
+
+def _chat_of(name: str) -> tuple[str, str]:
+    folder, _, file = name.rpartition("/")
+    stem = file.rsplit(".", 1)[0]
+    return folder, stem[:-len("_utf8")] if stem.endswith("_utf8") else stem
+
+
+def read_zipped(parts, head) -> list[Document] | None:
+    """The WeChat chats a zip's ``parts`` (ingest.zipped.Parts) hold as text (``zipped_chats``), each a
+    conversation titled by its file's name; None for none."""
+    from ingest.decode import decode
+    docs = [read(name, decode(parts.read(name))) for name in zipped_chats(parts.names, head)]
+    return [doc for doc in docs if doc is not None] or None
+
+
 def _conversation(path: str, messages: list[Message], lines: int, what: str) -> Document | None:
     if not messages:
         return None

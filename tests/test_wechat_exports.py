@@ -162,3 +162,32 @@ def test_a_memotrace_head_of_a_date_that_is_none_is_text_not_a_failure():
     assert doc.meta["messages"] == 3 and "2026-02-30 15:02:11 李娜\n收到" in doc.sections[-1].text, doc.sections
     odd = parse_file("notes.txt", ("2026-02-30 15:02:11 王医生\n你好\n\n" + text).encode())
     assert "chat_export" not in odd.meta and odd.sections[0].text.startswith("2026-02-30"), odd.meta
+
+
+def test_a_zipped_memotrace_export_is_read_as_its_chats(tmp_path):
+    """MemoTrace's export is shared zipped (its folder, '聊天记录/王医生/王医生.txt' with '王医生_utf8.csv' beside it
+    and its pictures): the zip was a kind Sift does not read, where each file unzipped is a chat. It is read as one
+    file of its chats now, a chat's TXT where its CSV is beside it (once), another chat's CSV alone too."""
+    root = tmp_path / "chats"
+    root.mkdir()
+    txt = ("2026-11-28 15:02:11 王医生\n李女士您好，血压复查安排在下周三上午\n\n"
+           "2026-11-28 15:05:40 李娜\n好的，需要空腹吗？\n\n2026-11-29 09:11:30 王医生\n不需要空腹，带上之前的化验单\n\n")
+    csv_text = (CSV_HEAD + "1,5,1,0,1,1795878340,2,化验单发您了,2026-11-28 15:05:40,,李娜,wxid_lina88\r\n"
+                "2,5,1,0,0,1795943500,2,收到,2026-11-29 09:11:40,张医生,Dr Zhang,wxid_zhang01\r\n")
+    with zipfile.ZipFile(root / "聊天记录.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("聊天记录/王医生/王医生.txt", txt.encode("gbk"))
+        z.writestr("聊天记录/王医生/王医生_utf8.csv", csv_text.encode())
+        z.writestr("聊天记录/王医生/image/5f3a.jpg", b"\xff\xd8\xff\xe0" + bytes(64))
+        z.writestr("聊天记录/张医生/张医生_utf8.csv", csv_text.encode())
+        z.writestr("聊天记录/说明.txt", "导出说明：用留痕导出\n".encode())
+    assert why_not_indexed(root, "聊天记录.zip") is None
+    read = read_and_parse(root, "聊天记录.zip")
+    assert read.doc.meta["chat_export"] == "a WeChat chat export, zipped", read
+    assert [(s.heading_path, s.text) for s in read.doc.sections] == [
+        (["张医生 · 2026-11-28"], "Saturday 28 November 2026\n李娜: 化验单发您了"),
+        (["张医生 · 2026-11-29"], "Sunday 29 November 2026\n张医生: 收到"),
+        (["王医生 · 2026-11-28"], "Saturday 28 November 2026\n王医生: 李女士您好，血压复查安排在下周三上午\n李娜: 好的，需要空腹吗？"),
+        (["王医生 · 2026-11-29"], "Sunday 29 November 2026\n王医生: 不需要空腹，带上之前的化验单")]
+    with zipfile.ZipFile(root / "王医生.zip", "w") as z:
+        z.writestr("王医生.txt", txt.encode())
+    assert read_and_parse(root, "王医生.zip").doc.meta["chat_export"] == "a WeChat chat export (MemoTrace TXT), zipped"
