@@ -872,7 +872,6 @@ def chat_zip_text(data, path: str):
     """(ingest.word.WordText, Document) of the zip ``data`` (its bytes, or a binary file open on it): its days in
     order, a heading line each then its text's lines. Skip when it holds no chat export (``_zipped_days``), or
     unzips to more than ingest.zipped bounds (an export that big is read unzipped: a day file at a time)."""
-    from ingest.word import WordText
     from ingest.zipped import opened
     try:
         with opened(data, "chat export", ".zip") as parts:
@@ -887,19 +886,27 @@ def chat_zip_text(data, path: str):
         raise Skip("a .zip taken for a chat export holding none: no users.json and channel day files (Slack's), "
                    "no .txt that reads as WhatsApp's or WeChat's chat, no result.json (Telegram's) nor a "
                    "DiscordChatExporter JSON")
-    read, kept = WordText(title=Path(path).name.rsplit(".", 1)[0]), []
-    for section in (section for day in days for section in day.sections):
+    read, kept = days_as_lines(Path(path).name.rsplit(".", 1)[0], [s for day in days for s in day.sections])
+    return read, Document(kind="note", title=read.title, sections=kept,
+                          meta={"chat_export": f"{what}, zipped",
+                                "days": len(kept), "messages": sum(day.meta["messages"] for day in days),
+                                "first_day": kept[0].heading_path[0] if kept else None,
+                                **speakers_of(_speakers_of_parts(days))})
+
+
+def days_as_lines(title: str, days: list[Section]):
+    """(ingest.word.WordText, its sections) of a chat's ``days`` as read_file shows a file of no lines of its own
+    (a zip, MemoTrace's one-line page): a heading line each then its text's lines, each section at its text's."""
+    from ingest.word import WordText
+    read, kept = WordText(title=title), []
+    for section in days:
         read.headings.append((len(read.lines), 1, section.heading_path[0]))
         read.lines.append(section.heading_path[0])
         start = len(read.lines) + 1
         read.lines += section.text.split("\n")
         kept.append(Section(text=section.text, heading_path=section.heading_path, start_line=start,
                             end_line=len(read.lines), dated=section.dated))
-    return read, Document(kind="note", title=read.title, sections=kept,
-                          meta={"chat_export": f"{what}, zipped",
-                                "days": len(kept), "messages": sum(day.meta["messages"] for day in days),
-                                "first_day": kept[0].heading_path[0] if kept else None,
-                                **speakers_of(_speakers_of_parts(days))})
+    return read, kept
 
 
 def _zipped_days(parts, path: str) -> tuple[str, list[Document] | None]:

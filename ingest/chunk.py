@@ -373,7 +373,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # .bib field's, a .tex title's and heading's math is kept ('TNF-$\alpha$' read 'TNF-$$'), and a lone Greek letter in
 # math is the letter, TNF-α (ingest.latex.line_text).
 # 32: a .txt journal whose title repeats ('2026-11-23 09:00:00 Standup' most days), its times most on a whole minute,
-# is plain text, where it was a MemoTrace chat, 'Standup' its speaker (ingest.wechat).
+# is plain text, where it was a MemoTrace chat, 'Standup' its speaker (ingest.wechat). A MemoTrace HTML page's days
+# are at the lines read_file shows of it (a day's heading, a line a message), where all were at its script's one line.
 VERSION = 32
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -33,7 +33,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ingest.chat import Message, conversation
-from ingest.document import Document
+from ingest.document import Document, Skip
 
 # a log's level, where a chat's speaker stands: '2026-11-28 15:02:11 INFO started' is a log's line
 LOG_LEVEL = re.compile(r"(?i)\[?(trace|debug|info|notice|warn|warning|error|err|critical|crit|fatal|severe|alert|"
@@ -199,27 +199,67 @@ def is_memotrace_html(text: str) -> bool:
 
 
 def read_html(path: str, text: str) -> Document | None:
-    """MemoTrace's HTML export as a conversation: a message an object of its script's list (from its ``type`` key to
-    the next one's), its time ``timestamp`` (the exporting machine's local time, as its page shows it), who said it
-    ``displayname``; a system message (type 0) left out; None for a page that is none."""
+    """MemoTrace's HTML export as a conversation (``html_read``); None for a page that is none."""
+    read = html_read(path, text)
+    return None if read is None else read[1]
+
+
+def html_read(path: str, text: str):
+    """(ingest.word.WordText, Document) of MemoTrace's HTML export: a message an object of its script's list (from
+    its ``type`` key to the next one's), its time ``timestamp`` (the exporting machine's local time, as its page
+    shows it), who said it ``displayname``; a system message (type 0) left out. Its messages are one line of the
+    page (a hit's lines were that line: read_file showed the whole chat): its lines are those read_file shows, a
+    day's heading then its messages (ingest.chat.days_as_lines), as a zipped chat's are. None for a page that is
+    none."""
     found = MEMOTRACE_HTML.search(text)
     if found is None:
         return None
     start = text.index("[", found.start()) + 1
     end = text.find("\n];", start)
     end = len(text) if end < 0 else end
-    objects: list[tuple[int, dict]] = []  # (its line, its keys' values)
-    line, last = text.count("\n", 0, start) + 1, start
+    objects: list[dict] = []  # each message's keys' values
     for pair in JS_PAIR.finditer(text, start, end):
         if pair[1] == "type":
-            line += text.count("\n", last, pair.start())
-            last = pair.start()
-            objects.append((line, {}))
+            objects.append({})
         if objects:
-            objects[-1][1][pair[1]] = pair[3] if pair[2] is None else _js_text(pair[2])
-    messages = [message for line, said in objects if (message := _html_message(said, line)) is not None]
-    return _conversation(path, messages, text.count("\n") + (not text.endswith("\n")),
-                         "a WeChat chat export (MemoTrace HTML)")
+            objects[-1][pair[1]] = pair[3] if pair[2] is None else _js_text(pair[2])
+    messages = [message for said in objects if (message := _html_message(said)) is not None]
+    doc = _conversation(path, messages, 1, "a WeChat chat export (MemoTrace HTML)")
+    if doc is None:
+        return None
+    from ingest.chat import days_as_lines
+    read, doc.sections = days_as_lines(doc.title, doc.sections)
+    return read, doc
+
+
+HTML_HEAD_BYTES = 64 * 1024  # of an .html file, what tells it MemoTrace's page (as ingest.parse reads it)
+
+
+def is_memotrace_page(path: str, source) -> bool:
+    """Whether ``path`` is MemoTrace's HTML export of a chat, by its first bytes (``source``: the file on disk, or
+    its bytes): read_file shows it as read (``html_text``), not its one line of script."""
+    if Path(path).suffix.lower() not in (".html", ".htm"):
+        return False
+    from ingest.decode import head_text
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        head = bytes(source[:HTML_HEAD_BYTES])
+    else:
+        try:
+            with open(source, "rb") as f:
+                head = f.read(HTML_HEAD_BYTES)
+        except OSError:
+            return False
+    return is_memotrace_html(head_text(head))
+
+
+def html_text(data, path: str):
+    """The lines read_file shows of MemoTrace's page ``data`` (its bytes), and its headings (ingest.word.WordText);
+    Skip for a page that is none."""
+    from ingest.decode import decode
+    read = html_read(path, decode(bytes(data)))
+    if read is None:
+        raise Skip("not MemoTrace's HTML export of a WeChat chat: no message in its script")
+    return read[0]
 
 
 def _js_text(value: str) -> str:
@@ -229,7 +269,7 @@ def _js_text(value: str) -> str:
     return html.unescape(TAG.sub("", value)).strip()
 
 
-def _html_message(said: dict, line: int) -> Message | None:
+def _html_message(said: dict) -> Message | None:
     kind = said.get("type", "")
     key = f"{kind}/{said.get('sub_type', '')}" if kind == "49" else kind
     if kind == "1" or key == "49/57":
@@ -247,7 +287,7 @@ def _html_message(said: dict, line: int) -> Message | None:
     except (ValueError, OverflowError, OSError):
         return None
     who = said.get("displayname", "").strip()
-    return Message(when, who or "?", text.strip(), line=line) if text.strip() else None
+    return Message(when, who or "?", text.strip()) if text.strip() else None
 
 
 # MemoTrace's export zipped, as it is shared: its folder ('聊天记录/王医生/王医生.txt', '王医生_utf8.csv' beside, its

@@ -153,6 +153,9 @@ def word_text(data: bytes, path: str = "") -> WordText:
     if chat_zip(path, data):  # a chat export still zipped: its days, a heading each (ingest.chat)
         from ingest.chat import chat_zip_text
         return chat_zip_text(data, path)[0]
+    from ingest.wechat import html_text, is_memotrace_page
+    if is_memotrace_page(path, data):  # MemoTrace's one-line page of a WeChat chat: its days so too
+        return html_text(data, path)
     if suffix(path).lower() in SLIDE_EXTENSIONS:  # a slide a heading (ingest.slides)
         from ingest.slides import slides_text
         return slides_text(data, path)

@@ -19,9 +19,10 @@ WORD_BYTES = 64 << 20  # of a Word document read, as ingest reads it (ingest.fil
 def is_word(path: str, full: str) -> bool:
     from ingest.kinds import (EPUB_EXTENSIONS, OUTLOOK_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS,
                               WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, chat_zip, suffix)
+    from ingest.wechat import is_memotrace_page
     return suffix(path).lower() in (WORD_EXTENSIONS | EPUB_EXTENSIONS | WORKBOOK_EXTENSIONS  # a workbook's: ingest.xlsx
                                     | SLIDE_EXTENSIONS | SPREADSHEET_EXTENSIONS | OUTLOOK_EXTENSIONS) \
-        or chat_zip(path, full)  # ingest.slides, ingest.ods; a chat export still zipped, by any name (ingest.chat)
+        or chat_zip(path, full) or is_memotrace_page(path, full)  # a chat export zipped, MemoTrace's page (ingest.wechat)
 
 
 @contextmanager
@@ -80,6 +81,9 @@ def read_word(target: paths.Target, indexed, start: int, end: int | None, offset
             "attachment read]", data
     if target.relative.lower().endswith(".epub"):
         return text + "\n[an EPUB book: its chapters' text as Sift reads it, a line a paragraph]", data
+    if target.relative.lower().endswith((".html", ".htm")):  # MemoTrace's page (ingest.wechat.is_memotrace_page)
+        return text + "\n[a WeChat chat exported by MemoTrace as a web page: its messages as Sift reads them, a " \
+            "day's heading then its messages, a line each]", data
     if chat_zip(target.relative, target.absolute):
         return text + "\n[a chat export still zipped: its conversations as Sift reads them, a day's heading then " \
             "its messages, a line each]", data

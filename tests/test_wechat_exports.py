@@ -112,6 +112,31 @@ def test_a_memotrace_html_export_of_many_messages_is_read_though_they_are_one_li
         "王医生 · 2026-11-28", "王医生 · 2026-11-29"]
 
 
+def test_a_memotrace_pages_hit_reads_its_days_messages_not_the_whole_chat(immediate, tmp_path, monkeypatch):
+    """MemoTrace's page holds its messages on one line: every day's passage was at that line, and read_file of a hit
+    (or heading=) showed the whole chat, every day of it, in its script's JavaScript. A hit's lines are its day's
+    messages now, read_file showing them as read, a day's heading then a line a message, as a zipped chat's."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    from tests.conftest import ingest, write_tree
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "chats", {"王医生.html": MEMOTRACE_HTML})
+    assert ingest(root, "chats")["published"]["failures"] == []
+    tools = Tools(Sift(load()))
+    hit = tools.search(query="化验单收到了", mode="keyword").structured_content["results"][0]
+    assert hit["path"] == "chats/王医生.html", hit
+    read = tools.read_file(path="chats/王医生.html", start_line=hit["start_line"], end_line=hit["end_line"])
+    text = read.content[0].text
+    assert "王医生: 化验单收到了，指标正常" in text and "李娜: [图片]" in text, text
+    assert "血压复查" not in text and "chatMessages" not in text and "timestamp" not in text, text
+    day = tools.read_file(path="chats/王医生.html", heading="王医生 · 2026-11-28").content[0].text
+    assert "李娜: 好的，需要空腹吗？" in day and "化验单收到了" not in day, day
+    whole = tools.read_file(path="chats/王医生.html").content[0].text
+    assert whole.index("王医生 · 2026-11-28") < whole.index("王医生 · 2026-11-29"), whole
+    assert whole.endswith("[a WeChat chat exported by MemoTrace as a web page: its messages as Sift reads them, "
+                          "a day's heading then its messages, a line each]"), whole
+
 JOURNAL = ("2026-11-28 09:00:00 Standup\nThe release slipped a day; Alice takes the migration.\n\n"
            "2026-11-28 14:30:00 Design review\nThe cache stays; the queue moves to huey.\n\n"
            "2026-11-29 09:00:00 Retro\nFewer meetings, longer focus blocks.\n\n"
