@@ -375,6 +375,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # 32: a .txt journal whose title repeats ('2026-11-23 09:00:00 Standup' most days), its times most on a whole minute,
 # is plain text, where it was a MemoTrace chat, 'Standup' its speaker (ingest.wechat). A MemoTrace HTML page's days
 # are at the lines read_file shows of it (a day's heading, a line a message), where all were at its script's one line.
+# MemoTrace's Word export of a WeChat chat ('王医生_1.docx') is a conversation, a day a section, its speakers by their
+# avatars' side (ingest.wechat_docx), where it was a Word document of its messages' lines, no speaker, no day.
 VERSION = 32
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -21,7 +21,7 @@ A log (``2026-11-28 15:02:11 INFO started``, a line after a line, no text below 
 MemoTrace's HTML export (``王医生.html``) is read too (``read_html``): its page is a template whose script holds the
 chat as a list of JavaScript objects, ``const chatMessages = [{ type:1, text: '…',is_send:0,…,timestamp:1795878131,
 is_chatroom:0,displayname:'王医生'},…]`` (LC044/WeChatMsg, app/util/exporter/exporter_html.py), shown by the
-browser: read as a web page it was the template's error text and no message."""
+browser: read as a web page it was the template's error text and no message. Its Word export: ingest.wechat_docx."""
 from __future__ import annotations
 
 import csv

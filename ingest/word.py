@@ -111,6 +111,10 @@ def _author(raw: str | None) -> str:
 
 def parse_word(path: str, data: bytes) -> Document:
     from ingest.parse import check_lines
+    from ingest.wechat_docx import read_memotrace_docx
+    chat = read_memotrace_docx(path, data)
+    if chat is not None:  # MemoTrace's Word export of a WeChat chat: its conversation
+        return chat[1]
     read = word_text(data, path)
     check_lines("\n".join(read.lines))  # a paragraph over a million characters, as a text file's line: refused
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
@@ -162,6 +166,9 @@ def word_text(data: bytes, path: str = "") -> WordText:
     if suffix(path).lower() in SPREADSHEET_EXTENSIONS:  # a sheet a heading (ingest.ods)
         from ingest.ods import ods_text
         return ods_text(data, path)
+    from ingest.wechat_docx import read_memotrace_docx
+    if (chat := read_memotrace_docx(path, data)) is not None:  # MemoTrace's export of a WeChat chat: its days
+        return chat[0]
     try:
         import docx
         from docx.opc.exceptions import PackageNotFoundError

@@ -216,3 +216,95 @@ def test_a_zipped_memotrace_export_is_read_as_its_chats(tmp_path):
     with zipfile.ZipFile(root / "王医生.zip", "w") as z:
         z.writestr("王医生.txt", txt.encode())
     assert read_and_parse(root, "王医生.zip").doc.meta["chat_export"] == "a WeChat chat export (MemoTrace TXT), zipped"
+
+
+def _png(rgb: tuple[int, int, int]) -> bytes:
+    """A 4x4 PNG of one colour: an avatar's picture."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\0" + bytes(rgb) * 4 for _ in range(4))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 4, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def _memotrace_docx(said: list) -> bytes:
+    """A .docx as MemoTrace's DocxExporter writes one (LC044/WeChatMsg exporter_docx.py): a centred time where five
+    minutes passed, a message a 1x2 table of its avatar and its text (the avatar right, the table set right, for
+    one sent), an empty paragraph after it; a system message a centred paragraph. ``said``: (time or None, who
+    ('me', or an avatar's colour name), text or None for a picture, or ('system', text))."""
+    import io
+    import docx
+    from docx import shared
+    from docx.enum.text import WD_PARAGRAPH_ALIGNMENT
+    from docx.oxml.ns import qn
+    avatars = {"me": _png((40, 120, 200)), "wang": _png((200, 60, 60)), "zhang": _png((60, 160, 60))}
+    doc = docx.Document()
+    doc.styles["Normal"].font.name = "Cambria"
+    doc.styles["Normal"]._element.rPr.rFonts.set(qn("w:eastAsia"), "宋体")
+    for when, who, text in said:
+        if when:
+            doc.add_paragraph(when).alignment = WD_PARAGRAPH_ALIGNMENT.CENTER
+        if who == "system":
+            doc.add_paragraph(text).alignment = WD_PARAGRAPH_ALIGNMENT.CENTER
+            continue
+        table = doc.add_table(rows=1, cols=2, style="Normal Table")
+        sent = who == "me"
+        if sent:
+            table.alignment = WD_PARAGRAPH_ALIGNMENT.RIGHT
+        table.cell(0, 1 if sent else 0).paragraphs[0].add_run().add_picture(
+            io.BytesIO(avatars[who]), width=shared.Inches(0.5))
+        content = table.cell(0, 0 if sent else 1)
+        if text is None:
+            content.paragraphs[0].add_run().add_picture(io.BytesIO(_png((250, 250, 250))), height=shared.Inches(2))
+        else:
+            first, *quoted = text.split("\n")
+            content.paragraphs[0].add_run(first)
+            for line in quoted:  # a reply's quote, a paragraph of its own
+                content.add_paragraph().add_run(line)
+        doc.add_paragraph()
+    out = io.BytesIO()
+    doc.save(out)
+    return out.getvalue()
+
+
+DOCX_CHAT = [("2026-11-28 15:02:11", "wang", "李女士您好，血压复查安排在下周三上午"),
+             (None, "me", "好的，需要空腹吗？"), (None, "system", "你撤回了一条消息"),
+             (None, "wang", "不需要空腹，药照常吃，带上之前的化验单"),
+             ("2026-11-29 09:10:00", "me", None), (None, "me", "这是上次的化验单"),
+             (None, "wang", "收到，指标正常\n李娜:这是上次的化验单"), (None, "wang", "【语音】")]
+
+
+def test_a_memotrace_word_export_is_read_as_its_conversation(tmp_path):
+    """MemoTrace's Word export was read as a document: a line of each message's text, no speaker, no day but a
+    centred time now and then. It is its chat now, a day a section (read_file showing a day's heading, then a
+    line a message), who said it by the side its avatar is on: me ('我') for a message sent, the chat's name
+    (the file's, '王医生_1.docx' of its first 200 messages) for one received; a picture named, a system message
+    left out. A group's members, their avatars differing, are '?'; any other .docx of tables is a document."""
+    from ingest.word import word_lines
+    data = _memotrace_docx(DOCX_CHAT)
+    doc = parse_file("聊天记录/王医生/王医生_1.docx", data)
+    assert doc.meta["chat_export"] == "a WeChat chat export (MemoTrace Word)", doc.meta
+    assert [(s.heading_path, s.text) for s in doc.sections] == [
+        (["王医生 · 2026-11-28"], "Saturday 28 November 2026\n王医生: 李女士您好，血压复查安排在下周三上午\n"
+                                 "我: 好的，需要空腹吗？\n王医生: 不需要空腹，药照常吃，带上之前的化验单"),
+        (["王医生 · 2026-11-29"], "Sunday 29 November 2026\n我: [图片]\n我: 这是上次的化验单\n"
+                                 "王医生: 收到，指标正常\n李娜:这是上次的化验单\n王医生: 【语音】")]
+    assert doc.meta["speakers"] == ["王医生", "我"]
+    assert doc.sections[1].dated == datetime(2026, 11, 29, 9, 10).timestamp()
+    lines = word_lines(data, "王医生_1.docx")
+    assert lines[doc.sections[1].start_line - 2:doc.sections[1].end_line] == [
+        "王医生 · 2026-11-29", *doc.sections[1].text.split("\n")], lines
+    group = parse_file("家庭群_1.docx", _memotrace_docx([*DOCX_CHAT[:2], (None, "zhang", "我也去")]))
+    assert group.meta["speakers"] == ["?", "我"], group.meta
+    import docx as python_docx
+    import io
+    other = python_docx.Document()
+    other.add_paragraph("2026-11-28 15:02:11")
+    for _ in range(2):
+        other.add_table(rows=1, cols=2).cell(0, 1).text = "Budget"
+    out = io.BytesIO()
+    other.save(out)
+    assert "chat_export" not in parse_file("minutes.docx", out.getvalue()).meta
