@@ -11,8 +11,9 @@ time shown above it (at most five minutes early), its speaker ``我`` (me) for o
 ``王医生``) for one received; a group's, whose members' avatars differ, ``?`` (the export names none). A picture is
 ``[图片]``; voice, stickers, files and videos are as the export writes them (``【语音】``).
 
-Told by its shape: every table of its body such a row, two of them at least, and a time line above the first
-message's; any other .docx is read as a document (ingest.word)."""
+Told by its shape: every table of its body such a row, two of them at least, and a time line among them (a later
+file's first messages, said within five minutes of the last time the one before showed, take its first); any other
+.docx is read as a document (ingest.word)."""
 from __future__ import annotations
 
 import re
@@ -21,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ingest.chat import Message, conversation, days_as_lines
-from ingest.document import Document
+from ingest.document import Document, Skip
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
@@ -41,7 +42,6 @@ def read_memotrace_docx(path: str, data):
     if Path(path).suffix.lower() != ".docx":
         return None
     from ingest.zipped import opened
-    from ingest.document import Skip
     try:
         with opened(data, "Word document", ".docx") as parts:
             if "word/document.xml" not in parts.names:
@@ -68,20 +68,24 @@ def read_memotrace_docx(path: str, data):
 
 def _messages(body) -> list[tuple[datetime, object, str]] | None:
     """(time, ME or the received message's avatar, text) of each message of the body; None when its tables are not
-    all a message's, fewer than two, or no time is shown above the first."""
-    messages, when = [], None
+    all a message's, fewer than two, or no time is shown. A file after the chat's first (``王医生_2.docx``) may
+    begin within five minutes of the last time shown in the one before: its first messages take its first time."""
+    said, when, first = [], None, None
     for element in body:
-        if element.tag == f"{W}p" and TIME.fullmatch(said := _text(element)):
+        if element.tag == f"{W}p" and TIME.fullmatch(shown := _text(element)):
             try:
-                when = datetime.strptime(said, "%Y-%m-%d %H:%M:%S")
+                when = datetime.strptime(shown, "%Y-%m-%d %H:%M:%S")
             except ValueError:
                 return None
+            first = first or when
         elif element.tag == f"{W}tbl":
             message = _message(element)
-            if message is None or when is None:
+            if message is None:
                 return None
-            messages.append((when, *message))
-    return messages if len(messages) >= 2 else None
+            said.append((when, *message))
+    if first is None or len(said) < 2:
+        return None
+    return [(when or first, who, text) for when, who, text in said]
 
 
 def _message(table) -> tuple[object, str] | None:

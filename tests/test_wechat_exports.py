@@ -297,6 +297,9 @@ def test_a_memotrace_word_export_is_read_as_its_conversation(tmp_path):
     lines = word_lines(data, "王医生_1.docx")
     assert lines[doc.sections[1].start_line - 2:doc.sections[1].end_line] == [
         "王医生 · 2026-11-29", *doc.sections[1].text.split("\n")], lines
+    later = parse_file("王医生_2.docx", _memotrace_docx([(None, "wang", "下周三见"), DOCX_CHAT[4], DOCX_CHAT[5]]))
+    assert [s.text for s in later.sections] == [  # its first message within five minutes of the file before's last
+        "Sunday 29 November 2026\n王医生: 下周三见\n我: [图片]\n我: 这是上次的化验单"], later.sections
     group = parse_file("家庭群_1.docx", _memotrace_docx([*DOCX_CHAT[:2], (None, "zhang", "我也去")]))
     assert group.meta["speakers"] == ["?", "我"], group.meta
     import docx as python_docx
