@@ -22,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ingest.chat import Message, conversation, days_as_lines
-from ingest.document import Document, Skip
+from ingest.document import Skip
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
