@@ -372,11 +372,13 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # '2026-11-28 09:00:00 Standup' is plain text, where it was a MemoTrace chat, its titles speakers (ingest.wechat). A
 # .bib field's, a .tex title's and heading's math is kept ('TNF-$\alpha$' read 'TNF-$$'), and a lone Greek letter in
 # math is the letter, TNF-α (ingest.latex.line_text).
-# 32: a .txt journal whose title repeats ('2026-11-23 09:00:00 Standup' most days), its times most on a whole minute,
-# is plain text, where it was a MemoTrace chat, 'Standup' its speaker (ingest.wechat). A MemoTrace HTML page's days
-# are at the lines read_file shows of it (a day's heading, a line a message), where all were at its script's one line.
+# 32: a .txt journal whose title repeats ('2026-11-23 09:00:00 Standup' most days), its times most on a whole minute, is
+# plain text, where it was a MemoTrace chat, 'Standup' its speaker (ingest.wechat). A MemoTrace HTML page's days are at
+# the lines read_file shows of it (a day's heading, a line a message), where all were at its script's one line.
 # MemoTrace's Word export of a WeChat chat ('王医生_1.docx') is a conversation, a day a section, its speakers by their
-# avatars' side (ingest.wechat_docx), where it was a Word document of its messages' lines, no speaker, no day.
+# avatars' side (ingest.wechat_docx), where it was a Word document of its messages' lines, no speaker, no day. A log is
+# cut at each day its lines' timestamps begin, each day's passages dated by its first line's time (ingest.logs), where
+# the whole log was one undated run of lines; rotated logs ('syslog.1', 'app.log.2') are read as logs.
 VERSION = 32
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

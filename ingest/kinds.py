@@ -5,6 +5,7 @@ import re
 from pathlib import PurePosixPath
 
 from ingest.code_languages import LANGUAGES, SHEBANG_BYTES, code_file_name, shebang_language
+from search.log_names import LOG_EXTENSIONS, is_log  # noqa: F401 (a log: text, its days dated: ingest.logs)
 
 # a Jupyter notebook: its cells (ingest.notebook); an Obsidian canvas: its cards (ingest.canvas)
 NOTE_EXTENSIONS = {".md", ".markdown", ".mdx", ".ipynb", ".canvas"}
@@ -70,9 +71,6 @@ OTHER_CODE_EXTENSIONS = {
 # among the kinds Sift does not read before: 'which service listens on 8443' could not find the nginx server block
 CONFIG_EXTENSIONS = {".conf", ".cnf", ".ini", ".cfg", ".properties", ".service", ".timer", ".socket", ".mount", ".j2"}
 CODE_EXTENSIONS = set(LANGUAGES) | OTHER_CODE_EXTENSIONS | CONFIG_EXTENSIONS
-# a log (an incident's excerpt, app.log) is text, its lines as written; not a chat's, whose detection a .txt goes
-# through. LaTeX's main.log beside main.tex is its build's output, skipped (ingest.files.latex_log)
-LOG_EXTENSIONS = {".log"}
 # Of those, a whole HTML page (a wiki's export: Confluence, Notion's HTML) is a note: its text by heading
 # (ingest.webpage); a fragment or a template stays code
 PAGE_EXTENSIONS = {".html", ".htm"}
@@ -106,7 +104,7 @@ def kind_of(path: str) -> str | None:
         return "pdf"
     if ext in CODE_EXTENSIONS:
         return "code"
-    if ext in TEXT_EXTENSIONS or ext in TABLE_EXTENSIONS or ext in WORKBOOK_EXTENSIONS or ext in LOG_EXTENSIONS:
+    if ext in TEXT_EXTENSIONS or ext in TABLE_EXTENSIONS or ext in WORKBOOK_EXTENSIONS or is_log(path):
         return "text"
     return "code" if code_file_name(path) else None  # Makefile, Dockerfile, Dockerfile.dev …
 

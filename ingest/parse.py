@@ -21,6 +21,7 @@ from ingest.kinds import (BIBTEX_EXTENSIONS, EPUB_EXTENSIONS, LATEX_EXTENSIONS, 
                           PAGE_EXTENSIONS, TABLE_EXTENSIONS, WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, is_mailbox, kind_of,
                           kind_of_script, suffix)
 from ingest.kinds import ENEX_EXTENSIONS, OUTLOOK_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, TEXT_EXTENSIONS, chat_zip
+from ingest.kinds import is_log
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -142,6 +143,9 @@ def _parse_file(path: str, data: bytes) -> Document:
     if kind == "code":
         from ingest.code import parse_code
         return parse_code(path, text)
+    if is_log(path):  # its days apart, each dated by its lines' time
+        from ingest.logs import parse_log
+        return parse_log(text, PurePosixPath(path).name)
     return parse_text(path, text)
 
 

@@ -4,6 +4,7 @@ setting or an error string found the runbook at best, never the file that holds 
 from __future__ import annotations
 
 from collections import Counter
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from ingest.discover import walk
 from ingest.document import Skip
 from ingest.files import read_and_parse
+from search.query.filters import Filters
 from tests.conftest import built_once, engine_in, ingest, ingest_keyword_only, write_tree
 
 FILES = {
@@ -22,6 +24,11 @@ FILES = {
     "config/backup.timer": "[Timer]\nOnCalendar=*-*-* 02:30:00\n",
     "logs/payments-worker.log": "2026-05-02T10:15:01Z ERROR payments-worker redis: Error: read ECONNRESET\n"
                                 "2026-05-02T10:16:44Z ERROR payments-worker pg: FATAL: sorry, too many clients\n",
+    # rotated: not read before; a day a passage, dated by its lines' time
+    "logs/api.log.1": "2026-03-13 23:58:10,004 INFO api deploy started\n"
+                      "2026-03-14 02:11:09,120 ERROR api upstream timed out: wiki-backend\n"
+                      "Traceback (most recent call last):\n  File \"api.py\", line 9\n"
+                      "2026-03-15 08:00:00,000 ERROR api upstream timed out: wiki-backend\n",
     "thesis/main.tex": "\\documentclass{article}\n\\begin{document}\n\\section{Intro}\nHello.\n\\end{document}\n",
     "thesis/main.log": "This is pdfTeX, Version 3.141592653\nOverfull \\hbox (12.0pt too wide) in paragraph\n",
 }
@@ -52,7 +59,7 @@ def test_configuration_units_and_logs_are_read(tmp_path):
     assert unread == {}, unread
     assert found["config/pgbouncer.ini"] == found["config/api-server.service"] == "code"
     assert found["config/nginx/sites-enabled/admin.conf"] == found["config/backup.timer"] == "code"
-    assert found["logs/payments-worker.log"] == "text"
+    assert found["logs/payments-worker.log"] == found["logs/api.log.1"] == "text"
 
 
 def test_latex_build_log_beside_its_tex_is_skipped(tmp_path):
@@ -158,3 +165,29 @@ def test_a_logs_snippet_keeps_its_lines_apart(home, model_path, embedder, monkey
     assert "ECONNRESET** ⏎ 2026-05-02T10:16:44Z ERROR payments-worker" in hit.snippet, hit.snippet
     runbook = engine.search("pgbouncer reload", mode="keyword").hits[0]
     assert runbook.path == "runbooks/postgres.md" and "⏎" not in runbook.snippet, runbook.snippet
+
+
+@pytest.mark.parametrize("day, lines", [(13, (1, 1)), (14, (2, 4)), (15, (5, 5))])
+def test_a_logs_lines_are_found_by_the_day_their_timestamps_say(home, model_path, embedder, monkeypatch, day, lines):
+    """A log's passages took no date from its lines: a search for 14 March's errors went by the file's modified
+    time, and found the log on no day of it (and syslog.1, app.log.2 were not read at all). Each day of a log is
+    a passage of its own, dated by its first line's time; a traceback's lines are of the day above them."""
+    engine = engine_in(home, model_path, embedder, monkeypatch)
+    dated = Filters(date_after=datetime(2026, 3, day).timestamp(), date_before=datetime(2026, 3, day + 1).timestamp())
+    hits = [h for h in engine.search("api", mode="keyword", filters=dated).hits if h.path == "logs/api.log.1"]
+    assert [(h.start_line, h.end_line) for h in hits] == [lines], hits
+    assert datetime.fromtimestamp(hits[0].dated).date() == datetime(2026, 3, day).date()
+
+
+def test_rotated_logs_are_read(tmp_path):
+    """syslog.1, app.log.2 and logrotate's app.log-20260314 were counted among the files Sift does not read; a
+    compressed log (app.log.3.gz) is no text, and stays unread."""
+    files = {"log/syslog.1": "x\n", "log/app.log.2": "x\n", "log/app.log-20260314": "x\n", "log/syslog": "x\n",
+             "log/app.log.3.gz": "x", "notes/chapter.1": "x\n"}
+    root = write_tree(tmp_path, files)
+    unread = Counter()
+    found = {f.path: f.kind for f in walk(root, unread=unread)}
+    assert found == {"log/syslog.1": "text", "log/app.log.2": "text", "log/app.log-20260314": "text",
+                     "log/syslog": "text"}, found
+    assert unread == {".gz": 1, ".1": 1}, unread
+

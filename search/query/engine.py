@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from search.log_names import is_log
 from search.index import chunk_reads, collection_reads, db, keyword_reads, link_reads, schema
 from search.model.info import ModelError
 from search.query import answer_notes, authors, bibliography, citekeys, footnotes, fusion, identifiers, keyword, \
@@ -651,7 +652,7 @@ class Engine:
             r = rows[cid]
             shown, window = snippet_window(r["text"], marking, skip=common, note=r["kind"] == "note",
                                            code=r["kind"] == "code", accept=accept, above=headings_above(r),
-                                           lines=r["path"].lower().endswith(".log"))
+                                           lines=is_log(r["path"]))
             hits.append(Hit(chunk_id=cid, collection=r["collection"], path=r["path"], title=r["title"] or "",
                             kind=r["kind"], heading_path=r["heading_path"], start_line=r["start_line"],
                             end_line=r["end_line"], snippet=shown, score=round(score, 6),
