@@ -378,7 +378,11 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # MemoTrace's Word export of a WeChat chat ('王医生_1.docx') is a conversation, a day a section, its speakers by their
 # avatars' side (ingest.wechat_docx), where it was a Word document of its messages' lines, no speaker, no day. A log is
 # cut at each day its lines' timestamps begin, each day's passages dated by its first line's time (ingest.logs), where
-# the whole log was one undated run of lines; rotated logs ('syslog.1', 'app.log.2') are read as logs.
+# the whole log was one undated run of lines; rotated logs ('syslog.1', 'app.log.2') are read as logs. A log is cut at
+# each day its lines' timestamps begin, each day's passages dated by its first line's time (ingest.logs), where the
+# whole log was one undated run of lines; rotated logs ('syslog.1', 'app.log.2') are read as logs; a server
+# configuration's brace blocks head its passages, 'nginx > http > server wiki.example.com > location /api/'
+# (ingest.code_forms.config_blocks), where a passage deep in a long server block did not say which it was.
 VERSION = 32
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -35,13 +35,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .code_forms import cython, form
+from .code_forms import config_blocks, cython, form
 from .code_forms.declarations import DEFS, NEEDS_BODY, TRANSPARENT, WRAPPERS, C, definition_name, has_body
 from .code_forms.nodes import descendants, end_row, heading_safe
 from .code_forms.tests import go_subtests
 # the table of languages, in a module of its own that `ingest files` and the scan import without this parser
 # (tree-sitter's forms, the chunker, YAML); re-exported for the callers that name it from here
-from .code_languages import LANGUAGES, NAMED_FILES, SHEBANG_BYTES, code_file_name, shebang_language  # noqa: F401
+from .code_languages import LANGUAGES, NAMED_FILES, SHEBANG_BYTES, code_file_name, config_file, shebang_language  # noqa: F401
 from .data_sets import DATA_SET_LINES, data_set_records, records_within
 from .document import Document, Section, Skip, shortened
 
@@ -120,6 +120,9 @@ def parse_code(path: str, text: str) -> Document:
     else:
         language = LANGUAGES.get(suffix) if suffix else shebang_language(text[:SHEBANG_BYTES].encode())
     defs, fallback = _outline(language, module, text)
+    if language is None and config_file(path):  # a server's configuration: its blocks head its passages
+        defs = [Definition([module] + parts, *rows) for parts, *rows in config_blocks.outline(text)]
+        fallback = None if defs else fallback
     sections = _sections(lines, defs, module) if lines else []
     meta = {"language": language, "symbols": _symbols(sections)}
     if fallback:

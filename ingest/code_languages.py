@@ -42,7 +42,16 @@ NAMED_FILES = {"makefile": None, "gnumakefile": None, "dockerfile": None, "conta
                # a server's configuration without an extension, read by lines as a .conf is: counted among the
                # '(no extension)' files Sift does not read, so 'PermitRootLogin' never found sshd_config
                "sshd_config": None, "ssh_config": None, "caddyfile": None, "procfile": None, "crontab": None,
-               "fstab": None, "sudoers": None, "hosts": None, ".htaccess": None}
+               "fstab": None, "sudoers": None, "hosts": None, ".htaccess": None,
+               # a user's settings kept in a dotfiles repository: shells' startup scripts (as bash), git's,
+               # readline's, vim's, screen's; counted among the files Sift does not read, so 'alias gs' found nothing
+               ".bashrc": "bash", ".bash_profile": "bash", ".bash_aliases": "bash", ".bash_logout": "bash",
+               ".profile": "bash", ".zshrc": "bash", ".zshenv": "bash", ".zprofile": "bash", ".zlogin": "bash",
+               ".gitconfig": None, ".inputrc": None, ".vimrc": None, ".screenrc": None}
+# (not .npmrc, .netrc, .curlrc: tokens and passwords; nor a tool's .editorconfig or .gitattributes, no one's words)
+# Of those, the ones that are a server's configuration, whose brace blocks head their passages (ingest.code_forms.
+# config_blocks), as a file of CONFIG_EXTENSIONS or of a config folder's (below) does
+CONFIG_FILES = {"caddyfile", "sshd_config", "ssh_config", ".htaccess"}
 # Folders whose files are a daemon's configuration, often without an extension: /etc/cron.d/backup,
 # logrotate.d/nginx, sudoers.d/deploy, conf.d/…; nginx's and Apache's sites-enabled/default, where a site is named
 # by its host too (sites-available/example.com: a host's last part is no file kind)
@@ -62,6 +71,17 @@ def code_file_name(path: str) -> bool:
     if folder in SITES_FOLDERS:
         return not ending or ending in HOST_ENDINGS
     return not ending and len(folder) > 2 and folder.endswith(CONFIG_FOLDER_SUFFIX)
+
+
+def config_file(path: str) -> bool:
+    """Whether ``path`` names a server's configuration: nginx.conf, my.cnf, Caddyfile, sites-enabled/default,
+    conf.d/… (not a build file: a Makefile's '${VAR}' is no block)."""
+    from ingest.kinds import CONFIG_EXTENSIONS, suffix
+    name = path.rsplit("/", 1)[-1].lower()
+    ending = suffix(name)
+    return ending in CONFIG_EXTENSIONS or name in CONFIG_FILES or (
+        not ending and name not in NAMED_FILES and not name.startswith(("dockerfile.", "containerfile."))
+        and code_file_name(path))
 
 
 # The interpreters a script's shebang line names (#!/bin/sh, #!/usr/bin/env python3) that have a grammar above:

@@ -179,15 +179,34 @@ def test_a_logs_lines_are_found_by_the_day_their_timestamps_say(home, model_path
     assert datetime.fromtimestamp(hits[0].dated).date() == datetime(2026, 3, day).date()
 
 
-def test_rotated_logs_are_read(tmp_path):
-    """syslog.1, app.log.2 and logrotate's app.log-20260314 were counted among the files Sift does not read; a
-    compressed log (app.log.3.gz) is no text, and stays unread."""
+def test_rotated_logs_and_dotfiles_are_read(tmp_path):
+    """syslog.1, app.log.2, logrotate's app.log-20260314 and a dotfiles repository's .bashrc and .gitconfig were
+    counted among the files Sift does not read; a compressed log (app.log.3.gz) is no text, and stays unread."""
     files = {"log/syslog.1": "x\n", "log/app.log.2": "x\n", "log/app.log-20260314": "x\n", "log/syslog": "x\n",
+             "dotfiles/.bashrc": "alias gs='git status'\n", "dotfiles/.gitconfig": "[user]\n  name = Ann\n",
              "log/app.log.3.gz": "x", "notes/chapter.1": "x\n"}
     root = write_tree(tmp_path, files)
     unread = Counter()
     found = {f.path: f.kind for f in walk(root, unread=unread)}
     assert found == {"log/syslog.1": "text", "log/app.log.2": "text", "log/app.log-20260314": "text",
-                     "log/syslog": "text"}, found
+                     "log/syslog": "text", "dotfiles/.bashrc": "code", "dotfiles/.gitconfig": "code"}, found
     assert unread == {".gz": 1, ".1": 1}, unread
+    assert read_and_parse(root, "dotfiles/.bashrc").doc.meta["language"] == "bash"
 
+
+LONG_SERVER = ("server {\n    listen 443 ssl;\n    server_name wiki.example.com;\n"
+               + "".join(f"    location /space{i}/ {{\n        proxy_pass http://127.0.0.1:{9000 + i};\n"
+                         f"        proxy_set_header X-Space space{i};\n    }}\n" for i in range(60))
+               + "    client_max_body_size 64m;\n}\n")
+
+
+def test_a_passage_deep_in_a_server_block_says_which_server_it_is(tmp_path):
+    """A configuration was windowed by lines: a passage of a long nginx server block's end did not say which
+    server it was in. A block heads its lines' passages, named by its server_name, as a function heads code's."""
+    root = write_tree(tmp_path, {"etc/nginx/sites-enabled/wiki.conf": LONG_SERVER})
+    sections = read_and_parse(root, "etc/nginx/sites-enabled/wiki.conf").doc.sections
+    end = next(s for s in sections if "client_max_body_size" in s.text)
+    assert end.heading_path == ["wiki", "server wiki.example.com"], end
+    deep = next(s for s in sections if "space59" in s.text)
+    assert deep.heading_path == ["wiki", "server wiki.example.com", "location /space59/"], deep
+    assert deep.text.startswith("    location /space59/ {") and deep.end_line == end.start_line - 1
