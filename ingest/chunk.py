@@ -382,7 +382,13 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # each day its lines' timestamps begin, each day's passages dated by its first line's time (ingest.logs), where the
 # whole log was one undated run of lines; rotated logs ('syslog.1', 'app.log.2') are read as logs; a server
 # configuration's brace blocks head its passages, 'nginx > http > server wiki.example.com > location /api/'
-# (ingest.code_forms.config_blocks), where a passage deep in a long server block did not say which it was.
+# (ingest.code_forms.config_blocks), where a passage deep in a long server block did not say which it was. A log is cut
+# at each day its lines' timestamps begin, each day's passages dated by its first line's time (ingest.logs), where the
+# whole log was one undated run of lines; rotated logs ('syslog.1', 'app.log.2') are read as logs; a server
+# configuration's brace blocks head its passages, 'nginx > http > server wiki.example.com > location /api/'
+# (ingest.code_forms.config_blocks), where a passage deep in a long server block did not say which it was; a Markdown
+# heading inside an Obsidian '%% … %%' comment heads nothing (it headed the text after the comment), and an Excalidraw
+# drawing's comment ('%%', '# Drawing') above its data is no passage (ingest.markdown).
 VERSION = 32
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -568,7 +568,7 @@ def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts:
                 and tokens[i + 1].type == "paragraph_open" and (title := _callout_title(tokens[i + 2].content)):
             headings.append((token.map[0] + offset, CALLOUT, title, token.map[0] + offset + 1))
             headings.append((token.map[1] + offset, CALLOUT, None, token.map[1] + offset))
-        elif token.type == "heading_open" and token.map:
+        elif token.type == "heading_open" and token.map and not _inside(commented, token.map[0] + offset):
             text = " ".join(part.strip() for part in tokens[i + 1].content.split("\n"))
             headings.append((token.map[0] + offset, int(token.tag[1]), text, token.map[1] + offset))
         elif token.type in ATOMIC and token.map:
@@ -584,6 +584,12 @@ def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts:
             for text in (token.meta or {}).get("cells", []):
                 if "#" in text:
                     _inline_tags(_without_comments(text, False), tags)
+
+
+def _inside(commented: list[bool], line: int) -> bool:
+    """Whether the note's ``line`` begins inside an Obsidian '%%' comment: a heading there is hidden, as Obsidian
+    hides it, and heads nothing (it headed the passages after it, the comment's end and the text below)."""
+    return line < len(commented) and commented[line]
 
 
 def _read_inline(content: str, line: int | None, texts: list, tags: dict, commented: list[bool],
@@ -1120,7 +1126,7 @@ def _opens_next(lines: list[str], after: int | None, line: int) -> bool:
 def _add(sections: list[Section], lines: list[str], offsets: list[int], begin: int, end: int,
          heading_path: list[str], blocks: list, drawings: list = (), tagged: list = ()):
     """The section of lines [begin, end), or the pieces of it around drawings: a piece of marks only (the '%%'
-    of the Obsidian comment around a drawing) is no passage. Cut where the tags of the lines (``tagged``) change,
+    of the Obsidian comment around a drawing) is no passage, nor the comment's lines above the drawing. Cut where the tags of the lines (``tagged``) change,
     each piece holding its lines' tags."""
     if tagged and any(tagged[begin:end]):
         start = begin
@@ -1135,7 +1141,9 @@ def _add(sections: list[Section], lines: list[str], offsets: list[int], begin: i
     cuts = [(a, b) for a, b in drawings if a < end and b > begin]
     if not cuts:
         return _add_lines(sections, lines, offsets, begin, end, heading_path, blocks)
-    for start, stop in zip([begin, *(b for _, b in cuts)], [*(a for a, _ in cuts), end]):
+    for n, (start, stop) in enumerate(zip([begin, *(b for _, b in cuts)], [*(a for a, _ in cuts), end])):
+        if n < len(cuts):  # the comment the drawing's data is in, from its '%%' ('# Drawing' under it), is no text
+            stop = next((i for i in range(stop - 1, start - 1, -1) if lines[i].strip() == "%%"), stop)
         if any(c.isalnum() for line in lines[start:stop] for c in line):
             _add_lines(sections, lines, offsets, max(start, begin), min(stop, end), heading_path, blocks)
 

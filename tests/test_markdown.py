@@ -552,6 +552,16 @@ def test_inline_tags_in_comments_are_no_tags():
     assert doc.meta["tags"] == ["real", "after", "kept", "also", "end"], doc.meta["tags"]
 
 
+def test_a_heading_inside_a_comment_heads_nothing():
+    """A heading inside a '%% … %%' comment, which Obsidian hides, headed the passages after it: the comment's end
+    and the text below it were under '## Draft outline' until the next heading. It is the comment's text."""
+    note = ("# Plan\n\nIntro.\n\n%%\n## Draft outline\nhidden words\n%%\n\nVisible after it.\n\n"
+            "```\n%%\n```\n\n## Real\n\nMore.\n")
+    doc = parse_markdown("Plan.md", note)
+    assert [(s.heading_path, s.start_line) for s in doc.sections] == [(["Plan"], 1), (["Plan", "Real"], 16)], \
+        doc.sections
+
+
 @pytest.mark.parametrize("note,title", [
     ("---\ntitle: '{{title}}'\n---\n# Heading\n\nAgenda.\n", "Weekly Meeting"),
     ("# {{title}}\n\nAgenda.\n", "Weekly Meeting"),
