@@ -356,3 +356,15 @@ def test_the_words_asking_which_notes_cite_a_key_are_not_named(immediate, tmp_pa
         assert answer.unmatched == [] and spelling_notes(answer) == [], (query, answer.notes)
         assert {h.path for h in answer.hits} == {"library.bib", "notes/hydro.md"}, query
     assert engine.search("cite", mode="keyword").unmatched == [{"word": "cite", "suggestion": "city"}]
+
+
+def test_a_suggestion_is_looked_up_again_once_the_index_changes(immediate, tmp_path, embedder):
+    """The note's suggestions are kept per published index (a pasted trace's words were looked up again for every
+    trace): one found before a collection is added must not outlive it. 'Postgers' had nothing near before the
+    note saying 'Postgres' was indexed, and is offered it after."""
+    ingest(write_tree(tmp_path / "notes", {"a.md": "# Backups\n\nNightly backups go to the bucket.\n"}))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    assert spelling_notes(engine.search("Postgers", mode="keyword")) == ["no passage contains 'Postgers'"]
+    ingest(write_tree(tmp_path / "code", {"db.md": "# Database\n\nThe Postgres pool is shared.\n"}), name="code")
+    assert spelling_notes(engine.search("Postgers", mode="keyword"))[0].startswith(
+        "no passage contains 'Postgers' (did you mean 'Postgres'?)")

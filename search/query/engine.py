@@ -49,6 +49,7 @@ from search.query.vector import VectorIndex
 # p50 of a hybrid search on SciFact unchanged (2.2 / 2.1 ms, query vector cached).
 CANDIDATES = 100
 QUERY_VECTORS_KEPT = 256
+SUGGESTED_KEPT = 4096  # words whose spelling suggestion is kept for the published generations (``_suggested_for``)
 WARM_SLICE = 10_000  # chunk ids whose vectors warm() reads while holding the connection (about 0.2 s of CPU)
 
 
@@ -93,6 +94,7 @@ class Engine:
         self._totals: dict = {}
         self._pdf_names: dict = {}  # (collection id, published generation) -> {file name casefolded: [paths of PDFs]}
         self._query_vectors: dict[tuple[str, str], object] = {}  # (model id, query) -> vector, oldest first
+        self._suggested: tuple = (None, {})  # (generations key, {word: the spelling note's suggestion})
         self._per_search = threading.local()  # .asked: the running search's own ``Asked``, never another's
         self.query_vectors_kept = QUERY_VECTORS_KEPT  # 0: embed every query (benchmarks)
         self.warm_slice = WARM_SLICE
@@ -568,13 +570,23 @@ class Engine:
                 held = {**(held if held is not None else keyword.held_forms(text, functools.partial(tokenize, conn),
                                                                             TermCounts(conn))),
                         **{w: words for w, words in read_as.items() if w not in slips}}
-            said = spelling.note(conn, text, postings, mode, collection, held, question.quoted_words(query), searched)
+            said = spelling.note(conn, text, postings, mode, collection, held, question.quoted_words(query), searched,
+                                 self._suggested_for(state))
         except sqlite3.Error:  # the note is a hint: a temporary table this connection cannot make costs only it
             return []
         if said is None:
             return []
         note(notes, said.text)
         return said.unmatched
+
+    def _suggested_for(self, state) -> dict[str, str | None]:
+        """The spelling note's suggestions found over the published generations ``state`` names ({word: the word
+        meant, or None}), emptied when they change (a new word indexed may be the one meant) or hold SUGGESTED_KEPT."""
+        key = tuple(sorted(state["generations"].items()))
+        kept = self._suggested
+        if kept[0] != key or len(kept[1]) >= SUGGESTED_KEPT:
+            kept = self._suggested = (key, {})
+        return kept[1]
 
     def _common_words(self, conn, query: str, state) -> set[str]:
         """The query's words keyword search drops as common, which snippets leave unmarked: counted in the

@@ -83,7 +83,8 @@ class _Word:
 
 def note(conn, query: str, postings: Postings | None, mode: str, collection: str | None = None,
          held: dict[str, list[str]] | None = None, quoted: set[str] | None = None,
-         searched: dict[str, list[str]] | None = None) -> Said | None:
+         searched: dict[str, list[str]] | None = None, suggested: dict[str, str | None] | None = None
+         ) -> Said | None:
     """A note naming the query's words that no published passage holds, with suggestions, and those words as
     data (every one, where the note names the first NAMED); None if every word is somewhere. ``postings``: the keyword postings in memory (None: FTS5 is asked); ``mode``: the mode that
     answered (keyword or hybrid), which says what the results are when no word matched; ``collection``: the one
@@ -91,7 +92,10 @@ def note(conn, query: str, postings: Postings | None, mode: str, collection: str
     ``held``: the query's held forms keyword search already looked up (``keyword.held_forms``), None to ask them;
     ``quoted``: the words the query as typed quotes (its framing taken out, ``query`` has lost its quotes), None to
     read them from ``query``; ``searched``: the words keyword search looked up as the word meant
-    (``keyword.slip_forms``), which answer a query none of whose words is held, as the note then says. A question
+    (``keyword.slip_forms``), which answer a query none of whose words is held, as the note then says;
+    ``suggested``: {word: its suggestion} found over this same published index by earlier notes, read and added to
+    (the caller empties it when the index changes): a pasted trace's words ('venv', 'nonetype') were looked up again
+    for every trace, 10-25 ms a word. A question
     word or an auxiliary no passage holds is not named, unless quoted: 'what
     time does the ferry leave' said 'no passage contains 'what' … (did you mean 'that' for 'what' …?)'."""
     words = _words(query)
@@ -119,7 +123,8 @@ def note(conn, query: str, postings: Postings | None, mode: str, collection: str
     if not missing:
         return None
     named = missing[:NAMED]
-    suggestions = {w.shown: _suggest_chinese(w, vocabulary) if w.run else _suggest(w.shown, vocabulary)
+    suggested = {} if suggested is None else suggested
+    suggestions = {w.shown: _suggest_chinese(w, vocabulary) if w.run else _suggested(w.shown, vocabulary, suggested)
                    for w in [w for w in named if w.run or _correctable(w)][:CORRECTED]}
     for word, found in suggestions.items():  # two slips away ('deflaut'): keyword search found what was meant, the
         if not found and (searched or {}).get(word):  # note's look-up (one edit from the word or its stem) not
@@ -297,6 +302,13 @@ def _suggest_chinese(word: _Word, vocabulary: _Vocabulary) -> str | None:
 def _correctable(word: _Word) -> bool:
     return word.terms[:1] == [word.shown] and MIN_LETTERS <= len(word.shown) <= MAX_LETTERS and word.shown.isalpha() \
         and not CJK_RUN.search(word.shown)
+
+
+def _suggested(word: str, vocabulary: _Vocabulary, suggested: dict[str, str | None]) -> str | None:
+    """``_suggest``, read from ``suggested`` when an earlier note over the same index looked the word up."""
+    if word not in suggested:
+        suggested[word] = _suggest(word, vocabulary)
+    return suggested[word]
 
 
 def _suggest(word: str, vocabulary: _Vocabulary) -> str | None:

@@ -35,6 +35,7 @@ CJK_RUN = re.compile(f"[{CJK_RANGES}]+")
 # diacritics among them, which unicode61 keeps inside a token and removes (remove_diacritics): case folding
 # writes İ as i + U+0307, so without them 'İstanbul' would be the two words 'i' and 'stanbul'.
 WORD = re.compile(r"[^\W_](?:[^\W_]|[\u0300-\u036f])*", re.UNICODE)
+QUERIES_KEPT = 64  # queries whose words are kept (``query_pieces``): a search reads its own many times
 
 
 def normalise(text: str) -> str:
@@ -292,6 +293,11 @@ def query_words(query: str) -> list[str]:
     words as written come first, then those of their forms in the other
     Chinese script: a long query cut at MAX_TERMS loses those first.
     """
+    return list(_query_words(query))
+
+
+@functools.lru_cache(maxsize=QUERIES_KEPT)
+def _query_words(query: str) -> tuple[str, ...]:
     pieces = query_pieces(query)
     languages, names = query_languages(normalise(query)), surnames(query)
     inflected = [inflected_forms(word, languages, names) for word, _ in pieces]
@@ -299,15 +305,20 @@ def query_words(query: str) -> list[str]:
     others = [t for _, terms in pieces for t in terms if t not in forms]
     # a Russian word's forms last, the most used ending of each word first (``russian_forms``): a long query cut at
     # MAX_TERMS loses the rarest forms of its words, not every form of its last words
-    return list(dict.fromkeys(written_words(query, pieces) + others + [form for row in zip_longest(*inflected)
-                                                                       for form in row if form]))
+    return tuple(dict.fromkeys(written_words(query) + others + [form for row in zip_longest(*inflected)
+                                                                for form in row if form]))
 
 
-def written_words(query: str, pieces: list[tuple[str, list[str]]] | None = None) -> list[str]:
+def written_words(query: str) -> list[str]:
     """``query_words`` without the forms in the other Chinese script: the words as the query writes them."""
-    pieces = query_pieces(query) if pieces is None else pieces
+    return list(_written_words(query))
+
+
+@functools.lru_cache(maxsize=QUERIES_KEPT)
+def _written_words(query: str) -> tuple[str, ...]:
     languages, names = query_languages(normalise(query)), surnames(query)
-    return list(dict.fromkeys(term for word, terms in pieces for term in terms if _written(term, word, languages, names)))
+    return tuple(dict.fromkeys(term for word, terms in query_pieces(query) for term in terms
+                               if _written(term, word, languages, names)))
 
 
 def _written(term: str, word: str, languages, names) -> bool:
@@ -322,7 +333,14 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
     """Each word of a free-text query, in order and once (a CJK run whole), with the terms keyword search looks
     it up by (``query_words``): the word itself, or the run's overlapping bigrams; for a Chinese word, those of
     its forms in the other script too (``other_scripts``); for a camelCase name, its words as a phrase too
-    (``name_phrases``); for the month of a date, the date as the other way of writing it does (``date_forms``)."""
+    (``name_phrases``); for the month of a date, the date as the other way of writing it does (``date_forms``).
+    Read from the last QUERIES_KEPT queries' (``_pieces``): one search asked for a query's words 15-20 times (its
+    keyword step, held and slip forms, spelling note, reordering, snippets), a pasted trace's about 3 ms each."""
+    return [(word, list(terms)) for word, terms in _pieces(query)]
+
+
+@functools.lru_cache(maxsize=QUERIES_KEPT)
+def _pieces(query: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     found: dict[str, list[str]] = {}
     phrases = name_phrases(query)  # getUser as 'get user' too
     # 3月14日 as '03 14' too, 2024-03-14 as '3 月 14'; not casefolded, as 'May 5' is a date where 'may 5' is not
@@ -354,7 +372,7 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
                     [form[i:i + 2] for form in forms for i in range(max(1, len(form) - 1))] + korean_stem(part)
                     + [form for month in [m for m in dated if m in part] for form in dated.pop(month)]  # 三月十四日
                     + variant_pairs(part)))
-    return list(found.items())
+    return tuple((word, tuple(terms)) for word, terms in found.items())
 
 
 # A DOI as written: '10.', its registrant's number, '/', and a suffix up to a space or a quote (a sentence's last
