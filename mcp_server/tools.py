@@ -24,7 +24,7 @@ from mcp_types import INVALID_PARAMS, CallToolResult, ListResourcesResult, Pagin
 from pydantic import Field, ValidationError
 
 from mcp_server import (input_schema, listing, not_downloaded, partial_said, paths, reading, render, report, resources,
-                        shapes)
+                        searches_at_once, shapes)
 from mcp_server.errors import NoIndexYet, Problem
 from mcp_server.service import NO_INDEX
 from mcp_server.wording import in_tool_words
@@ -84,6 +84,10 @@ class Server(MCPServer):
     checks = None  # (tool name, arguments, keys already told) -> what the tool itself refuses; set by register
     files = None  # (cursor) -> (a page of the indexed files as resources, next cursor): resources.page; by register
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.pace = searches_at_once.Pace()  # searches run a few at once, every other call beside them
+
     async def _handle_list_resources(self, ctx, params: PaginatedRequestParams | None) -> ListResourcesResult:
         """resources/list a page at a time, read from the index as it is now (the list MCPServer keeps is fixed
         when the server starts, and its handler drops the request's cursor): the indexed files, newest first,
@@ -109,7 +113,8 @@ class Server(MCPServer):
             told = [clause for _, clause in outside] + (["invalid arguments: " + "; ".join(invalid)] if invalid else [])
             raise ToolError(f"Error executing tool {name}: {'; '.join(told + self._refused(name, arguments, bad))}")
         try:
-            return await super().call_tool(name, arguments, context)
+            async with self.pace.slot(name):
+                return await super().call_tool(name, arguments, context)
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, ValidationError) and not isinstance(exc, UnexpectedToolError):

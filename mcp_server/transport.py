@@ -54,7 +54,7 @@ def run(server, wire: int | None) -> None:
 async def serve(server, wire: int | None) -> None:
     lowlevel = server._lowlevel_server  # what MCPServer.run_stdio_async serves, too
     stdin = _claim_stdin()
-    file = anyio.wrap_file(os.fdopen(wire if wire is not None else os.dup(1), "wb", closefd=False))
+    file = _Wire(os.fdopen(wire if wire is not None else os.dup(1), "wb", closefd=False))
     read_send, read_receive = create_context_streams[SessionMessage | Exception](0)
     write_send, write_receive = create_context_streams[SessionMessage](0)
     reading = anyio.CancelScope()
@@ -80,7 +80,20 @@ def _claim_stdin():
 
 # --- reading -------------------------------------------------------------------------
 
+class _Lines:
+    """stdin read in a thread of its own: in anyio's default pool, which the tools' calls share, reading the line
+    of a ping sent behind 150 searches waited until all but some 40 of them had finished (searches_at_once)."""
+
+    def __init__(self, stdin):
+        self.stdin, self.thread = stdin, anyio.CapacityLimiter(1)
+
+    async def readline(self, size: int) -> bytes:
+        return await anyio.to_thread.run_sync(self.stdin.readline, size, abandon_on_cancel=True,
+                                              limiter=self.thread)
+
+
 async def _read(stdin, read_send, out, scope) -> None:
+    stdin = _Lines(stdin)
     with scope:
         async with read_send:
             await _read_lines(stdin, read_send, out)
@@ -88,7 +101,7 @@ async def _read(stdin, read_send, out, scope) -> None:
 
 async def _read_lines(stdin, read_send, out) -> None:
     while True:
-        line = await anyio.to_thread.run_sync(stdin.readline, MAX_LINE + 1, abandon_on_cancel=True)
+        line = await stdin.readline(MAX_LINE + 1)
         if not line:
             return  # EOF: the client closed stdin
         if len(line) > MAX_LINE and not line.endswith(b"\n"):
@@ -97,7 +110,7 @@ async def _read_lines(stdin, read_send, out) -> None:
                           f"message longer than {MAX_LINE // (1024 * 1024)} MiB: refused"))
             continue
         if len(line) > IN_LOOP:  # parse a long line beside the event loop, which keeps sending answers
-            message, answer = await anyio.to_thread.run_sync(check, line)
+            message, answer = await anyio.to_thread.run_sync(check, line, limiter=stdin.thread)
         else:
             message, answer = check(line)
         if answer is not None:
@@ -108,7 +121,7 @@ async def _read_lines(stdin, read_send, out) -> None:
 
 async def _skip_rest(stdin) -> None:
     while True:
-        chunk = await anyio.to_thread.run_sync(stdin.readline, MAX_LINE, abandon_on_cancel=True)
+        chunk = await stdin.readline(MAX_LINE)
         if not chunk or chunk.endswith(b"\n"):
             return
 
@@ -258,6 +271,19 @@ def _shown(value: Any) -> str:
 
 def _error(rid, code: int, message: str) -> types.JSONRPCError:
     return types.JSONRPCError(jsonrpc="2.0", id=rid, error=types.ErrorData(code=code, message=message))
+
+
+class _Wire:
+    """The protocol's stdout, written in a thread of its own (as _Lines reads): not behind the tools' calls."""
+
+    def __init__(self, file):
+        self.file, self.thread = file, anyio.CapacityLimiter(1)
+
+    async def write(self, data: bytes) -> None:
+        await anyio.to_thread.run_sync(self.file.write, data, limiter=self.thread)
+
+    async def flush(self) -> None:
+        await anyio.to_thread.run_sync(self.file.flush, limiter=self.thread)
 
 
 class _Out:
