@@ -27,6 +27,8 @@ import time
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from mcp_server import transport
+
 SESSION_HEADER = b"mcp-session-id"
 ARGUMENTS_LOGGED = 500  # characters of a call's arguments in a --log-queries line
 
@@ -77,6 +79,12 @@ class Guard:
             line.status, line.note = refusal.status, refusal.note
             await _answer(send, refusal.status, refusal.message, refusal.headers)
             return
+        if body:
+            bad, answer = transport.invalid_text(body)
+            if bad:  # answered as over stdio: pydantic's error named neither the argument nor the fix
+                line.status, line.note = (200, "invalid text") if answer is not None else (202, "invalid text")
+                await _reply(send, transport.encode(answer) if answer is not None else None)
+                return
         new_session = scope["method"] == "POST" and SESSION_HEADER not in headers
         await self.app(scope, _replay(body, receive), self._watch(send, line, new_session))
 
@@ -130,10 +138,28 @@ class Guard:
                 return b"".join(chunks), None
 
     def _watch(self, send, line: Line, new_session: bool):
-        """Note the status (and a tool's isError) for the log; turn mcp's 503 'too many sessions' into 429."""
+        """Note the status (and a tool's isError) for the log; turn mcp's 503 'too many sessions' into 429; cut what
+        a JSON error repeats of the request as over stdio (transport.bounded_body: a 1 MB method name came back
+        whole as 'Method not found' data): a JSON answer's start is held until its one body is known."""
         replaced = False
+        held = None  # a JSON answer's http.response.start, sent with its body
 
         async def watched(message):
+            nonlocal held
+            if message["type"] == "http.response.start" and _is_json(message):
+                held = message
+                return
+            if held is not None and message["type"] == "http.response.body":
+                start, held = held, None
+                body = message.get("body", b"")
+                if not message.get("more_body", False) and (cut := transport.bounded_body(body)) is not body:
+                    start = {**start, "headers": [(k, str(len(cut)).encode() if k.lower() == b"content-length"
+                                                   else v) for k, v in start["headers"]]}
+                    message = {**message, "body": cut}
+                await forward(start)
+            await forward(message)
+
+        async def forward(message):
             nonlocal replaced
             if replaced:
                 return
@@ -242,6 +268,21 @@ async def _answer(send, status: int, message: str, extra) -> None:
     if status == 499:  # nobody to answer
         return
     await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _is_json(start) -> bool:
+    return any(k.lower() == b"content-type" and v.startswith(b"application/json") for k, v in start.get("headers", ()))
+
+
+async def _reply(send, body: bytes | None) -> None:
+    """A JSON-RPC answer made here (200), or none for a notification (202)."""
+    if body is None:
+        await send({"type": "http.response.start", "status": 202, "headers": [(b"content-length", b"0")]})
+        await send({"type": "http.response.body", "body": b""})
+        return
+    await send({"type": "http.response.start", "status": 200, "headers": [
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
 
 

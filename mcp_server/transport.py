@@ -143,9 +143,7 @@ def check(line: bytes) -> tuple[Any, Any]:
         _log(f"answered -32600 to {what}")
         return None, _error(None, types.INVALID_REQUEST, f"Invalid Request: got {what}; send one JSON-RPC object "
                             "per line (MCP has no batches)")
-    # JSON-RPC answers neither a notification nor a response (a client's reply to a server request)
-    notification = ("method" in data and "id" not in data) or (
-        "method" not in data and ("result" in data or "error" in data))
+    notification = _unanswered(data)
     rid = _valid_id(data.get("id"))
     bad = _invalid_text(data, raw_bytes)
     if bad is not None:
@@ -157,6 +155,27 @@ def check(line: bytes) -> tuple[Any, Any]:
     if "id" in data and not hasattr(message, "id"):  # an id of the wrong type read as a notification
         return None, _invalid(data, None, False, "the id must be a string or an integer")
     return message, None
+
+
+def invalid_text(body: bytes) -> tuple[bool, Any]:
+    """(True, the answer stdio gives: None for a notification) when one JSON message (an HTTP request's body)
+    holds text that is not valid Unicode; else (False, None). Over HTTP the mcp package read such a body with
+    pydantic, whose error ('Invalid JSON: … lone leading surrogate …' or a bare parse error) did not say which
+    argument was wrong."""
+    text, raw_bytes = _decode(body)
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return False, None
+    bad = _invalid_text(data, raw_bytes) if isinstance(data, dict) else None
+    if bad is None:
+        return False, None
+    return True, _bad_text(data, _valid_id(data.get("id")), _unanswered(data), *bad)
+
+
+def _unanswered(data: dict) -> bool:
+    """JSON-RPC answers neither a notification nor a response (a client's reply to a server request)."""
+    return ("method" in data and "id" not in data) or ("method" not in data and ("result" in data or "error" in data))
 
 
 def _unreadable(exc: Exception) -> str:
@@ -307,7 +326,7 @@ async def _write(write_receive, out) -> None:
 
 
 async def _send(out, message) -> None:
-    line = _encode(message)
+    line = encode(message)
     async with out.lock:
         if out.scope.cancel_called:
             return  # the client is gone: nothing more is written
@@ -320,7 +339,7 @@ async def _send(out, message) -> None:
             out.scope.cancel()
 
 
-def _encode(message) -> bytes:
+def encode(message) -> bytes:
     """One JSON line. Text that cannot be UTF-8 (a file name with undecodable bytes, say) is sent as U+FFFD."""
     message = _bounded(message)
     try:
@@ -334,7 +353,8 @@ def _encode(message) -> bytes:
 
 def _bounded(message):
     """An error with its message and data cut to ERROR_CHARS: mcp's errors repeat what the client sent (a 10 MB
-    method name came back whole as 'Method not found' data, a 10 MB resource uri twice in 'Unknown resource')."""
+    method name came back whole as 'Method not found' data, a 10 MB resource uri twice in 'Unknown resource').
+    Over HTTP too (http_guard: ``bounded_body``)."""
     if not isinstance(message, types.JSONRPCError):
         return message
     error = message.error
@@ -344,6 +364,19 @@ def _bounded(message):
         return message
     return message.model_copy(update={"error": error.model_copy(update={"message": _cut(error.message),
                                                                          "data": data})})
+
+
+def bounded_body(body: bytes) -> bytes:
+    """An HTTP answer's JSON body, an error in it cut as ``_bounded`` cuts it over stdio; else ``body`` as it is."""
+    if b'"error"' not in body:
+        return body
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(body)
+    except ValidationError:
+        return body
+    if not isinstance(message, types.JSONRPCError) or _bounded(message) is message:
+        return body
+    return encode(message).rstrip(b"\n")
 
 
 def _cut(value):
