@@ -70,7 +70,7 @@ def main(args, served, children: list) -> int:
             server.remove_tool("refresh")
         announce(config, token if made else None, source)
         refuse_on_signals(listener)
-        serve(app(server, config, token), listener)
+        serve(app(server, config, token), listener, config.read_seconds)
     for child in children:
         child.stop()
     _exit_if_threads_linger()
@@ -128,17 +128,21 @@ def refuse_on_signals(listener: socket.socket) -> None:
         signal.signal(sig, stop)
 
 
-def serve(asgi_app, listener: socket.socket) -> None:
+def serve(asgi_app, listener: socket.socket, read_seconds: float = 30.0) -> None:
     """Serve until a signal: the server's own handler (installed by ``server.main``) stops the children and
-    exits; uvicorn is kept from replacing it with its graceful shutdown (see the module's docstring)."""
+    exits; uvicorn is kept from replacing it with its graceful shutdown (see the module's docstring). Slow or
+    silent connections are closed, and open ones bounded (``http_connections``)."""
     import uvicorn
+
+    from mcp_server.http_connections import protocol
 
     class Server(uvicorn.Server):
         @contextlib.contextmanager
         def capture_signals(self):
             yield
 
-    config = uvicorn.Config(asgi_app, log_level="warning", access_log=False, server_header=False, lifespan="on")
+    config = uvicorn.Config(asgi_app, log_level="warning", access_log=False, server_header=False, lifespan="on",
+                            http=protocol(read_seconds))
     Server(config).run(sockets=[listener])
 
 

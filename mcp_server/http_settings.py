@@ -37,6 +37,7 @@ class HttpSettings:
     rate: float = 20.0  # requests per second per session, sustained
     burst: int = 40  # requests a session may make at once before the rate applies
     idle_minutes: float = 30.0  # a session without requests for this long is closed
+    read_seconds: float = 30.0  # a connection that has not sent its whole request in this long is closed
     read_only: bool = False  # no refresh tool
     log_queries: bool = False  # log the tools' arguments (query text, paths)
     token_file: Path | None = None
@@ -98,6 +99,7 @@ def load(listen: str, home: Path, read_only: bool = False, log_queries: bool = F
         rate=_number(env, "SIFT_HTTP_RATE", 20.0, float, "requests per second"),
         burst=_number(env, "SIFT_HTTP_BURST", 40, int, "requests"),
         idle_minutes=_number(env, "SIFT_HTTP_IDLE_MINUTES", 30.0, float, "minutes"),
+        read_seconds=_number(env, "SIFT_HTTP_READ_SECONDS", 30.0, float, "seconds"),
         read_only=read_only, log_queries=log_queries, token_file=home / "http-token")
 
 
