@@ -27,7 +27,7 @@ from workers.queues import (QueueDamaged, QueueUnavailable, busy, consumer_setti
                             lower_priority, queue_busy, queue_damaged, queue_read_only, queue_wait, redis_huey,
                             refuse_unusable_redis, SaysRedisBack, unwritable)
 # the queue's name and its keys live in workers.queue_state, which ingest stats reads them with, without huey
-from workers.queue_state import MODEL_AT_WORK, QUEUE_NAME, WORKER_MODELS, WORKER_SEEN, model_records
+from workers.queue_state import MODEL_AT_WORK, QUEUE_NAME, QUEUE_REPLACED, WORKER_MODELS, WORKER_SEEN, model_records
 
 SEEN_EVERY = 10.0  # seconds: a busy worker records it at most this often
 
@@ -48,6 +48,7 @@ class Recovering:
         record_seen(self)
         _record_model(self, time.time())
         halt.forget(self)
+        _forget_replaced(self)
         try:
             recover.resume(self)
             recover.mark_queue(self)
@@ -69,6 +70,7 @@ class Recovering:
         except QueueDamaged as exc:
             halt.stop(str(exc))
             return None
+        _follow_replaced(self)
         if task is None:
             from workers import running
             running.idle(self)
@@ -91,6 +93,8 @@ class Recovering:
         except QueueDamaged as exc:
             halt.stop(str(exc))
             return []
+        finally:
+            _follow_replaced(self)
 
 
 class QueueStorage(SqliteStorage):
@@ -100,9 +104,25 @@ class QueueStorage(SqliteStorage):
     what the index records as in flight is queued again when the consumer starts (workers.recover)."""
 
     tables_missing = False  # the tables could not be made when the app was made (a damaged queue.db)
+    opened = None  # the file this process's connection opened: (device, inode)
+    replaced = False  # queue.db was found deleted or replaced under that connection, and opened again
+
+    @property
+    def conn(self):
+        """huey's connection, opened again when queue.db was deleted (the user's reset) or replaced since it was
+        opened: a running consumer kept reading and writing the deleted file, and the jobs ``ingest enqueue`` queued
+        into the new one waited for a worker that never came. One stat per use of the queue. Closing the old
+        connection writes nothing into the new file: SQLite checkpoints no moved database, nor deletes its -wal."""
+        if self._conn is not None and _identity(self.filename) != self.opened:
+            self._conn.close()
+            self._conn = None
+            self.tables_missing = True  # a file nobody has made yet: this connection makes it, as a start does
+            self.replaced = True
+        return super().conn
 
     def _create_connection(self):
         conn = super()._create_connection()
+        self.opened = _identity(self.filename)  # the pragma journal_mode huey sets has made the file
         conn.execute("pragma synchronous = NORMAL")
         conn.execute(f"pragma journal_size_limit = {WAL_LIMIT_BYTES}")  # queue.db-wal cut back as index.db-wal is
         if self.tables_missing:  # the damaged file has been replaced since: make the tables now
@@ -165,6 +185,14 @@ class QueueStorage(SqliteStorage):
             raise QueueDamaged(queue_damaged(self.filename, f"quick_check: {found[:200]}"))
 
 
+def _identity(path: str) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 class SiftHuey(Recovering, SqliteHuey):
     """The default: a queue in <home>/queue.db, for workers on this machine."""
     storage_class = QueueStorage
@@ -197,6 +225,33 @@ class Consumer(halt.Consumer):
 
 class SiftRedisHuey(Recovering, SaysRedisBack, PriorityRedisHuey):
     """SIFT_QUEUE=redis://…: the queue in Redis, which workers on other machines can reach too."""
+
+
+def _follow_replaced(app) -> None:
+    """The queue was opened again (QueueStorage.conn): say so in the log and in the new queue, which holds no record
+    yet that a worker is here (stats asked 'is a worker running?'), nor why (stats' queue.db line)."""
+    storage = app.storage
+    if not getattr(storage, "replaced", False):
+        return
+    storage.replaced = False
+    logging.getLogger("sift.workers").warning(
+        f"{storage.filename} was deleted or replaced while this worker ran: it takes its jobs from the new one now "
+        "(the jobs the old one held are gone; files left in flight are queued again by the check for lost jobs)")
+    now = time.time()
+    try:
+        app.put(QUEUE_REPLACED, now)
+    except Exception:  # noqa: BLE001 - as record_seen: the queue's own trouble is met by its next use
+        logging.getLogger("sift.workers").debug("could not record that the queue was replaced", exc_info=True)
+    record_seen(app)
+    _record_model(app, now)
+
+
+def _forget_replaced(app) -> None:
+    """A consumer starting: a queue replaced under the last one is past (as halt.forget)."""
+    try:
+        app.get(QUEUE_REPLACED)
+    except Exception:  # noqa: BLE001 - checked already; the jobs say what is wrong
+        pass
 
 
 def _mark_resumed() -> None:

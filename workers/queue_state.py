@@ -27,6 +27,7 @@ WORKER_SEEN = "sift.worker.seen"
 WORKER_MODELS = "sift.worker.models"
 MODEL_AT_WORK = 120.0  # seconds: a running worker takes a periodic job every minute
 HALTED = "sift.worker.halted"  # why the last consumer stopped (workers.halt)
+QUEUE_REPLACED = "sift.queue.replaced"  # when a running consumer found queue.db deleted and opened the new one
 
 # The queue's order (workers.tasks.priority): a scan's own priority, the lowest of the stages'; URGENT added for a
 # rescan of a published collection and for every job of a small build.
@@ -71,6 +72,14 @@ def halted(settings) -> dict | None:
         from workers.app import huey
         return halt.halted(huey)
     return _stored(settings, HALTED)
+
+
+def replaced(settings) -> float | None:
+    """When a running consumer found queue.db deleted or replaced and took to the new one (workers.app), or None."""
+    if not read_directly(settings):
+        from workers.app import huey
+        return huey.get(QUEUE_REPLACED, peek=True)
+    return _stored(settings, QUEUE_REPLACED)
 
 
 def at_work(settings) -> dict:

@@ -110,6 +110,9 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
         stopped, _ = _count(lambda: queue_state.halted(settings))
         if stopped:
             report["worker_halted"] = stopped
+        replaced, _ = _count(lambda: queue_state.replaced(settings))
+        if replaced:
+            report["queue_replaced"] = replaced
         at_work = queue_state.at_work(settings)
         if len(at_work) > 1:
             report["models_at_work"] = at_work
@@ -241,6 +244,10 @@ def render(report: dict, hints: Hints, everyone: list[dict] | None = None) -> st
     halted = report.get("worker_halted")
     if halted:  # until a worker starts on intact files (workers.halt)
         lines.append(f"a worker stopped {age(time.time() - halted['at'])} ago: {halted['why']}")
+    if report.get("queue_replaced"):  # until a consumer starts (workers.app)
+        lines.append(f"queue.db was deleted {age(time.time() - report['queue_replaced'])} ago under a running "
+                     "worker, which now takes its jobs from the new one: the jobs the old one held are gone, and "
+                     "its files in flight are queued again within two minutes (the check for lost jobs)")
     if report.get("models_at_work"):  # two workers with different SIFT_MODELs on one home (workers.tasks)
         lines.append(f"workers with different models are at work: {', '.join(sorted(report['models_at_work']))}; "
                      "each collection keeps the model it was published with while a worker of it runs: give "
