@@ -437,6 +437,7 @@ def write_files(conn, gen: int, collection_id: int, items: list[tuple[FileVersio
         for version, chunks in items:
             _retire(conn, collection_id, version.path, gen)  # also drops a version this generation wrote
             _insert_version(conn, collection_id, version, chunks, gen, held, written)
+            _fault_write(version.path)
             _set_progress(conn, gen, version.path, None, "write", "done", now,
                           chunks=len(chunks), embedded=embedded.get(version.path, 0))
         for path, file_id in (as_indexed or {}).items():
@@ -636,6 +637,14 @@ def publish_now(conn: sqlite3.Connection, gen: int) -> bool:
         _fault_pause_publish(gen)
     collect_garbage(conn, row["collection"])
     return True
+
+
+def _fault_write(path: str) -> None:
+    """Fault injection for tests/test_write_fault.py: SIFT_FAULT_WRITE=path fails the write of that file, its
+    passages inserted and the transaction not committed, as a constraint the index refuses would (a permanent
+    error: no retry). Unset: nothing."""
+    if path == os.environ.get("SIFT_FAULT_WRITE"):
+        raise sqlite3.IntegrityError(f"SIFT_FAULT_WRITE: the write of {path} fails")
 
 
 def _fault_pause_publish(gen: int) -> None:
