@@ -563,6 +563,27 @@ def test_vectors_of_the_wrong_size_or_not_numbers_are_refused_not_written(sift_e
     assert len(notes["published"]["failures"]) == 10 and len(reasons) == 1 and said in reasons.pop(), reasons
 
 
+def test_a_refusal_for_an_error_records_its_class(sift_env, redis_url, tmp_path, monkeypatch):
+    """An embedding machine that cannot load its model refuses the job in words, and the files failed with no error
+    class (schema V30's progress.error; a local embed's failure has its own): the answer now carries it."""
+    from search.index import status
+    from workers import runtime
+    from workers.app import huey
+    job = _ten_notes_sent(tmp_path, monkeypatch, redis_url)
+    from workers import embedder
+    monkeypatch.setattr(embedder, "_state", {})
+    monkeypatch.setenv("SIFT_MODEL", str(tmp_path / "missing.gguf"))  # gone from the embedding machine
+    huey.immediate = True
+    try:
+        embedder.embed.call_local(job)  # its answer is written on the home at once
+    finally:
+        huey.immediate = False
+    [notes] = status.collect(runtime.index())["collections"]
+    failures = notes["published"]["failures"]
+    assert len(failures) == 10 and all("cannot load its model" in f["reason"] for f in failures), failures
+    assert {(f["stage"], f["error"]) for f in failures} == {("embed", "ModelError")}, failures
+
+
 def _ten_notes_sent(tmp_path, monkeypatch, redis_url):
     """Ten small notes through the home's stages in immediate mode, with SIFT_EMBED_REMOTE: their one embed job,
     taken from the real Redis as an embedding machine would (heartbeats, and naming the job, at once)."""

@@ -55,6 +55,7 @@ class Answer:
     vectors: dict[str, bytes] = field(default_factory=dict)
     refused: str | None = None
     worker: str = ""
+    error: str | None = None  # the class of the error a refusal came of (ModelError), kept with the files' failure
 
 
 class EmbedderHuey(SaysRedisBack, PriorityRedisHuey):
@@ -103,7 +104,7 @@ def embed(job: EmbedJob) -> None:
         reason = (f"embedding machine {worker} cannot load its model: {exc}; fix SIFT_MODEL there (the home's "
                   "GGUF file), start the embedder again, then run `ingest retry-failed`")
         log.error("sift embedder: refused job %s: %s", job.id, reason)
-        _reply(Answer(job.id, job.model, refused=reason, worker=worker), job.urgent)
+        _reply(Answer(job.id, job.model, refused=reason, worker=worker, error=type(exc).__name__), job.urgent)
         return
     if model.info.model_id != job.model:
         reason = (f"embedding machine {worker} has the model {model.info.model_id} ({model.info.path}), but this "

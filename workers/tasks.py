@@ -1053,7 +1053,8 @@ def embedded(answer) -> None:
         refused = f"embedding machine {answer.worker} sent no vector for {count(len(missing), 'chunk')}"
     if refused is None:
         refused = _misshapen(answer, batch)
-    if refused:
+    if refused:  # with the class of the error the embedding machine met (an answer sent before it had none: None)
+        refused = retry.Reason.of_name(refused, getattr(answer, "error", None) if answer.refused else None)
         _record_trouble(batch, "embed", {}, dict.fromkeys(progress_reads.not_past(runtime.index(), batch.gen,
                                                                         list(batch.chunks), "embed"), refused))
     else:
