@@ -204,7 +204,7 @@ def test_an_index_of_v27_gets_the_pairs_inside_its_words(home, model_path, monke
     (吃哪 of 吃哪些)."""
     version, rows = _migrated(home, model_path, monkeypatch, "DELETE FROM pinyin WHERE word = '脑梗';", 27,
                               ('脑梗', '梗塞', '吃哪', '物含'))
-    assert version == 30 and rows == {"脑梗": "naogeng", "梗塞": "gengse"}, (version, rows)
+    assert version == 31 and rows == {"脑梗": "naogeng", "梗塞": "gengse"}, (version, rows)
 
 
 def test_a_name_and_a_word_no_dictionary_holds_are_read_too(engine):
@@ -226,7 +226,7 @@ def test_an_index_of_v26_keeps_words_alone(home, model_path, monkeypatch):
     words = {word for (word,) in conn.execute("SELECT word FROM pinyin")}
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     conn.close()
-    assert version == 30 and not words & {"吃哪", "物含", "存失"}, (version, words & {"吃哪", "物含", "存失"})
+    assert version == 31 and not words & {"吃哪", "物含", "存失"}, (version, words & {"吃哪", "物含", "存失"})
     assert {"缓存", "食物", "王伟"} <= words, words
 
 
@@ -324,7 +324,7 @@ def test_an_index_of_v28_gets_the_dictionary_words_across_two(home, model_path, 
     晚饭后), still no pair that is no word (吃哪 of 吃哪些)."""
     version, rows = _migrated(home, model_path, monkeypatch, "DELETE FROM pinyin WHERE word IN ('饭后', '诊治');", 28,
                               ('饭后', '诊治', '吃哪', '物含'))
-    assert version == 30 and rows == {"饭后": "fanhou", "诊治": "zhenzhi"}, (version, rows)
+    assert version == 31 and rows == {"饭后": "fanhou", "诊治": "zhenzhi"}, (version, rows)
 
 
 def test_a_common_english_word_beside_chinese_is_read_as_pinyin(engine):

@@ -615,8 +615,8 @@ def _in_background(conn, collection_id: int, plan, found: list[FoundFile], setti
         if holds and path not in plan.changes:
             continue  # its passages are published, without their vectors: searchable by keyword; left to its job
         if holds:  # the build that handed it on did not write it (one before this version): skipped, as before
-            carried[path] = Outcome("chunk", "failed", background_failed(failed)) if failed else \
-                Outcome("chunk", "skipped", in_background(row["total"]))
+            carried[path] = Outcome("chunk", "failed", background_failed(failed), working.failed_error(row)) \
+                if failed else Outcome("chunk", "skipped", in_background(row["total"]))
         else:
             stale.append(row)
     return carried, stale
@@ -1151,7 +1151,7 @@ def _fail_background(job: Background, reason: str) -> None:
     It was forgotten, and only the worker's log said why: the file read 'being embedded' until the next scan, which
     handed it on again, to fail again."""
     log.error("%s: embedding it in the background failed: %s", job.path, reason)
-    store.fail_background(runtime.index(), job.collection, job.path, job.since, reason)
+    store.fail_background(runtime.index(), job.collection, job.path, job.since, reason, retry.error_of(reason))
 
 
 def _give_up_answer(answer, reason: str, disk_full: bool) -> None:

@@ -524,6 +524,17 @@ def _add_error(conn: sqlite3.Connection) -> None:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN error TEXT")
 
 
+# V31: and the class of the error a big file's background embedding failed with for good (``background.failed``'s
+# words stay as they were): its file failed with none in stats, though a file embedded with its build has one. A scan
+# that carries the failure on keeps it. Added by ``_add_background_error`` where it is missing.
+V31 = ""
+
+
+def _add_background_error(conn: sqlite3.Connection) -> None:
+    if "error" not in {row[1] for row in conn.execute("PRAGMA table_info(background)")}:
+        conn.execute("ALTER TABLE background ADD COLUMN error TEXT")
+
+
 PINYIN_BATCH = 2000  # passages read at a time by _fill_pinyin
 
 
@@ -549,10 +560,11 @@ def _fill_pinyin(conn: sqlite3.Connection) -> None:
 
 
 MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-                         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30]
+                         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31]
 # what a migration writes that SQL alone cannot (the tags casefolded as Python does); V27 and V28 empty the pinyin
 # table and V29 fills it, which V28 did before V29 (an index of V26 or V27 fills it once, not twice)
-FILLS = {22: _fill_tags, 23: _fill_mail, 24: _add_mail_people, 29: _fill_pinyin, 30: _add_error}
+FILLS = {22: _fill_tags, 23: _fill_mail, 24: _add_mail_people, 29: _fill_pinyin, 30: _add_error,
+         31: _add_background_error}
 
 
 class SchemaTooNew(Exception):

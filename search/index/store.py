@@ -328,7 +328,7 @@ def begin_background(conn, collection_id: int, path: str, basis: Basis, size: in
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, NULL) ON CONFLICT(collection, path) DO UPDATE SET "
             "size = excluded.size, mtime = excluded.mtime, ctime = excluded.ctime, settings = excluded.settings, "
             "bytes = excluded.bytes, total = excluded.total, done = 0, since = excluded.since, pid = NULL, "
-            "failed = NULL",
+            "failed = NULL, error = NULL",
             (collection_id, path, basis.size, basis.mtime, basis.ctime, basis.settings, size, total, since))
 
 
@@ -375,12 +375,13 @@ def take_background(conn, collection_id: int, path: str, since: float, pid: int)
                                  (pid, collection_id, path, since)).rowcount)
 
 
-def fail_background(conn, collection_id: int, path: str, since: float, reason: str) -> None:
+def fail_background(conn, collection_id: int, path: str, since: float, reason: str, error: str | None = None) -> None:
     """The job of token ``since`` failed for good with ``reason``: its row stays, failed (schema V18), so that a
-    scan leaves the unchanged file failed as before, and stats, search and list_files say why."""
+    scan leaves the unchanged file failed as before, and stats, search and list_files say why; ``error``: the class
+    of the error it was (schema V31), for a bug report."""
     with transaction(conn):
-        conn.execute("UPDATE background SET failed = ? WHERE collection = ? AND path = ? AND since = ?",
-                     (reason, collection_id, path, since))
+        conn.execute("UPDATE background SET failed = ?, error = ? WHERE collection = ? AND path = ? AND since = ?",
+                     (reason, error, collection_id, path, since))
 
 
 def retry_background(conn, collection_id: int) -> list[str]:
@@ -392,7 +393,8 @@ def retry_background(conn, collection_id: int) -> list[str]:
     with transaction(conn):
         paths = [r[0] for r in conn.execute("SELECT path FROM background WHERE collection = ? AND failed IS NOT NULL",
                                             (collection_id,)).fetchall()]
-        conn.execute("UPDATE background SET failed = NULL, pid = ? WHERE collection = ? AND failed IS NOT NULL",
+        conn.execute("UPDATE background SET failed = NULL, error = NULL, pid = ? WHERE collection = ? "
+                     "AND failed IS NOT NULL",
                      (NO_PROCESS, collection_id))
     return paths
 

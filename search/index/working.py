@@ -41,7 +41,7 @@ def in_background(conn, collection_id: int) -> list[dict]:
                       "seconds": round(now - r["since"], 1), "done": r["done"], "total": r["total"], "state": state,
                       **_indexed_as(conn, collection_id, r), "away": r["path"] in away})
         if reason:
-            found[-1]["reason"] = reason
+            found[-1].update(reason=reason, error=failed_error(r))
     return found
 
 
@@ -57,6 +57,11 @@ def _indexed_as(conn, collection_id: int, row) -> dict:
 def failed(row) -> str | None:
     """Why a row of ``background`` (work_reads.background) failed for good, or None (also on an index before V18)."""
     return row["failed"] if "failed" in row.keys() else None
+
+
+def failed_error(row) -> str | None:
+    """The class of the error a row of ``background`` failed with (schema V31), or None (none, or before V31)."""
+    return row["error"] if "error" in row.keys() else None
 
 
 AGAIN = "tried again when the file changes, or by `ingest retry-failed`"
