@@ -113,7 +113,8 @@ class QueueStorage(SqliteStorage):
         opened: a running consumer kept reading and writing the deleted file, and the jobs ``ingest enqueue`` queued
         into the new one waited for a worker that never came. One stat per use of the queue. Closing the old
         connection writes nothing into the new file: SQLite checkpoints no moved database, nor deletes its -wal."""
-        if self._conn is not None and _identity(self.filename) != self.opened:
+        if self._conn is not None and _identity(self.filename) != self.opened \
+                and os.path.isdir(os.path.dirname(self.filename)):  # the home gone with it: nothing to open again
             self._conn.close()
             self._conn = None
             self.tables_missing = True  # a file nobody has made yet: this connection makes it, as a start does
