@@ -10,8 +10,11 @@ it sets a level's start (w:startOverride), which starts it again. A bullet, or a
 """
 from __future__ import annotations
 
+import re
+
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 LEVELS = 9
+_NUMBER = re.compile(r"-?[0-9]{1,9}")  # a number as Word writes one: ASCII digits, nine at most
 MOST = {"lowerLetter": 780, "upperLetter": 780, "lowerRoman": 3999, "upperRoman": 3999}  # Word's last: zz, mmmcmxcix
 _ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
           (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
@@ -23,8 +26,9 @@ def _val(element, tag: str) -> str | None:
 
 
 def _int(value: str | None, default: int) -> int:
-    """A number the file writes, within what Word writes (a hostile '9' * 5000 is no number)."""
-    return int(value) if value is not None and value.lstrip("-").isdigit() and len(value) <= 9 else default
+    """A number the file writes, within what Word writes (a hostile '9' * 5000 is no number, nor '--5' or '²', which
+    int() refuses: a ValueError that failed the document)."""
+    return int(value) if value is not None and _NUMBER.fullmatch(value) else default
 
 
 def _roman(n: int) -> str:

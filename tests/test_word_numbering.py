@@ -73,11 +73,13 @@ def test_a_clause_number_word_shows_finds_its_clause(immediate, tmp_path, monkey
 
 
 def test_a_hostile_lists_numbers_stay_small():
-    """A start of a billion in letters, or of 5,000 digits, is read as a number, not as a billion letters."""
+    """A start of a billion in letters, or of 5,000 digits, is read as a number, not as a billion letters; a start
+    int() refuses ('--5', a superscript '²') is none, not a ValueError that failed the document."""
     from docx.oxml import parse_xml
     d = docx.Document()
     numbering = d.part.numbering_part.element
-    for id_, start, fmt in (("91", "999999999", "lowerLetter"), ("92", "9" * 5000, "upperRoman")):
+    for id_, start, fmt in (("91", "999999999", "lowerLetter"), ("92", "9" * 5000, "upperRoman"),
+                             ("93", "--5", "decimal"), ("94", "²", "decimal")):
         numbering.insert(0, parse_xml(f'<w:abstractNum {W} w:abstractNumId="{id_}"><w:lvl w:ilvl="0"><w:start '
                                       f'w:val="{start}"/><w:numFmt w:val="{fmt}"/><w:lvlText w:val="%1)"/></w:lvl>'
                                       f'</w:abstractNum>'))
@@ -86,4 +88,5 @@ def test_a_hostile_lists_numbers_stay_small():
         p._p.get_or_add_pPr().append(parse_xml(f'<w:numPr {W}><w:ilvl w:val="0"/><w:numId w:val="{id_}"/></w:numPr>'))
     out = io.BytesIO()
     d.save(out)
-    assert word_lines(out.getvalue(), "hostile.docx") == ["999999999) item of list 91", "I) item of list 92"]
+    assert word_lines(out.getvalue(), "hostile.docx") == ["999999999) item of list 91", "I) item of list 92",
+                                                          "1) item of list 93", "1) item of list 94"]
