@@ -23,9 +23,9 @@ def writing_first(read: Passages, query: str, ranked: list, mode: str, notes: li
     """``ranked`` with the passages keyword search found that write the DOI or label first, in their order, when the
     query is one (its question's framing words aside), in hybrid search; scores stay as ranked, a note says so."""
     from search.query.reordering import moved_first
-    asked = content(query).strip().rstrip("?？!,;")
     if mode != "hybrid" or not ranked:
         return ranked
+    asked = content(query).strip().rstrip("?？!,;")
     bare = DOI_LINK.sub("", asked, count=1).rstrip(".")
     if DOI.fullmatch(bare):
         forms = [" ".join(WORD.findall(normalise(bare)))]
