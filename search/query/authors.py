@@ -179,8 +179,10 @@ def _one_name(person: tuple[str, ...]) -> bool:
 def _dutch_de(person: tuple[str, ...], at: int, end: int) -> bool:
     """Whether a lone 'de' (no 'la', 'los' … with it) is a Dutch one, a surname of one word after it: the word after
     that surname is a given name (nicknames.given), so 'Jan de Vries Anna Lee' is Jan de Vries and Anna Lee, where
-    a Spanish 'de' stands before a given name and two surnames ('María de Lourdes García López')."""
-    return person[at:end] == ("de",) and end + 1 < len(person) and nicknames.given(person[end + 1])
+    a Spanish 'de' stands before a given name and two surnames ('María de Lourdes García López'), as it does before a
+    name of the faith (nicknames.SPANISH_AFTER_DE: 'Juan de Dios Martín López', whose Martín is a given name too)."""
+    return person[at:end] == ("de",) and end + 1 < len(person) and nicknames.given(person[end + 1]) \
+        and person[end] not in nicknames.SPANISH_AFTER_DE
 
 
 def _full_words(words: tuple[str, ...]) -> int:

@@ -91,6 +91,13 @@ DUTCH_GIVEN = frozenset(
     "johanna hendrika cornelia wilhelmina jacoba petronella catharina elisabeth geertruida christiaan".split())
 
 
+# the names of the faith a Spanish given name takes after 'de' (Juan de Dios, María de Jesús, María de Lourdes): a
+# lone 'de' before one is Spanish, a given name and two surnames after it, though the next word is a given name too
+# ('Juan de Dios Martín López': Martin is; it was read as Juan de Dios and Martín López, two persons)
+SPANISH_AFTER_DE = frozenset(
+    "dios jesus lourdes guadalupe fatima carmen montserrat rosario pilar dolores mercedes asuncion belen".split())
+
+
 def given(word: str) -> bool:
     """Whether ``word`` (folded) is a given name the tables here know: a nickname, a name one stands for, or a Dutch
     or German given name written in full."""

@@ -1,0 +1,40 @@
+"""Names a question gives as its writer that were misread: a pinyin surname that is an English word ('what did ma
+write', 'He wrote …') read as anyone surnamed 马 or 何; a writer in pinyin ('Wang Fang') that finds 王芳 and 汪芳
+without saying so; 王说的 (one character) read as no writer; a Chinese name glued to the English around it ('what
+did王芳say'); and a Spanish name with 'de' and two surnames ('Juan de Dios Martín López') read as two persons."""
+from __future__ import annotations
+
+import pytest
+
+from search.query.authors import wrote
+from search.query.question import content, writers, writers_known
+from tests.author_helpers import build_notes, engine, home  # noqa: F401 - fixtures
+
+NOTES = {
+    "ma.md": "---\nauthor: 马丽\n---\n# Hiring\n\nThe budget for hiring: two engineers. 预算：招聘两人。\n",
+    "he.md": "---\nauthor: 何建国\n---\n# Travel\n\nThe budget for travel is cut by a third. 预算：差旅减少。\n",
+    "lin.md": "---\nauthor: 林芳\n---\n# Cloud\n\nThe budget for cloud costs went up. 预算：云服务上涨。\n",
+    "fang.md": "---\nauthor: 王芳\n---\n# Marketing\n\nThe budget moves marketing to hiring. 预算：市场挪到招聘。\n",
+    "wf.md": "---\nauthor: 汪芳\n---\n# Claims\n\nThe budget for claims is filed. 预算：报销已提交。\n",
+    # written by no one, says the question's words over and over: a writer read puts theirs above it
+    "meeting.md": "# Meeting\n\nThe budget budget budget, he said; ma wrote the budget review. 预算预算预算。\n",
+}
+
+
+def _build(folder):
+    build_notes(folder, NOTES)
+
+
+def paths(answer):
+    return [hit.path for hit in answer.hits]
+
+
+@pytest.mark.parametrize("recorded, asked, found", [
+    ("Juan de Dios Martín López", "Juan López", True), ("Juan de Dios Martín López", "Juan Martín", True),
+    ("María de Jesús Martín López", "María López", True), ("Jan de Vries Anna Lee", "Jan Lee", False),
+    ("Jan de Vries Martin Lee", "Jan Lee", False),
+])
+def test_a_spanish_de_before_a_name_of_the_faith_is_one_person(recorded, asked, found):
+    """A PDF's 'Juan de Dios Martín López' was read as Juan de Dios and Martín López (Martin is a given name, so its
+    lone 'de' was read as a Dutch one): 'Juan López' found no one. 'de Dios' is a Spanish given name's."""
+    assert wrote(recorded, asked) is found, (recorded, asked)
