@@ -29,6 +29,14 @@ def paths(answer):
     return [hit.path for hit in answer.hits]
 
 
+def test_a_writer_in_pinyin_of_two_persons_says_so(engine):
+    """'what did Wang Fang write' found 王芳's and 汪芳's notes alike and said nothing of it, as author='Wang Fang'
+    does."""
+    answer = engine.search("what did Wang Fang write about the budget", mode="keyword")
+    said = [note for note in answer.notes if "pinyin does not tell them apart" in note]
+    assert said and "王芳" in said[0] and "汪芳" in said[0], answer.notes
+
+
 @pytest.mark.parametrize("recorded, asked, found", [
     ("Juan de Dios Martín López", "Juan López", True), ("Juan de Dios Martín López", "Juan Martín", True),
     ("María de Jesús Martín López", "María López", True), ("Jan de Vries Anna Lee", "Jan Lee", False),

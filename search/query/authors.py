@@ -577,7 +577,8 @@ def theirs_first(read, query: str, ranked: list, mode: str, filters, notes: list
     """``ranked`` with the passages by the author the question names (``named_author``) first, each keeping its
     score; as ranked when no author is named, the filter already asks for one, or none of theirs was found. An
     author filter or a writer given as a Chinese surname and title (王医生) is said as who it was read as
-    (``surname_read``)."""
+    (``surname_read``), and a writer named in pinyin that finds several persons written in Chinese (``pinyin_read``:
+    'what did Wang Fang write' ranked 王芳's and 汪芳's passages alike and did not say so)."""
     filter_read(read, filters, notes)
     known = question.known_writers()
     if filters.author and isinstance(known, KnownWriters):  # the filter's person: no word the passages lack
@@ -588,6 +589,8 @@ def theirs_first(read, query: str, ranked: list, mode: str, filters, notes: list
     name = named_author(query, catalog.known_authors())
     if name is None:
         return ranked
+    if not chinese_names.families(name) and _pinyin_name(name):  # 'what did Wang Fang write': 王芳 and 汪芳 alike
+        _noted(notes, pinyin_read(catalog.known_authors(), name))
     by = catalog.author_mask(name)
     rows = catalog.rows_of([hit[0] for hit in ranked])
     first = [hit for hit, row in zip(ranked, rows) if row is not None and by[row]]
