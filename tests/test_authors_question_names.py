@@ -37,6 +37,20 @@ def test_a_writer_in_pinyin_of_two_persons_says_so(engine):
     assert said and "王芳" in said[0] and "汪芳" in said[0], answer.notes
 
 
+@pytest.mark.parametrize("query, read", [("王说的", ["王"]), ("王说的预算", ["王"]), ("他说的", []), ("论文说的", ["论文"])])
+def test_a_surname_alone_before_a_verb_is_a_writer(query, read):
+    """王说的 (what 王 said): a surname of one character, all the Chinese before the verb; 他 is no surname, and 文 of
+    论文 no one's."""
+    assert writers(query) == read
+
+
+def test_a_surname_alone_before_a_verb_puts_theirs_first(engine):
+    """'王说的预算' was searched as the word 王说的, held by no passage; 王芳's note comes first now, said so."""
+    answer = engine.search("王说的预算", mode="keyword")
+    assert paths(answer)[:1] == ["fang.md"], (paths(answer), answer.notes)
+    assert any("surnamed 王" in note for note in answer.notes) and not any("王说的" in n for n in answer.notes)
+
+
 @pytest.mark.parametrize("recorded, asked, found", [
     ("Juan de Dios Martín López", "Juan López", True), ("Juan de Dios Martín López", "Juan Martín", True),
     ("María de Jesús Martín López", "María López", True), ("Jan de Vries Anna Lee", "Jan Lee", False),

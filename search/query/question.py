@@ -295,7 +295,12 @@ def writers(query: str) -> list[str]:
 
 def _names_zh(run: str) -> list[str]:
     """The names the Chinese before a verb of writing may end with (BY_SOMEONE_ZH), longest first: 帮我找王医生 gives
-    我找王医生 … 王医生, 医生."""
+    我找王医生 … 王医生, 医生; a surname alone where it is all the Chinese before the verb (王说的: the one character
+    was no writer, and 王说的 was searched as a word no passage holds), not the last character of a longer run (论文说的
+    is no 文's)."""
+    if len(run) == 1:
+        from search.query import chinese_names
+        return [run] if run in chinese_names.SURNAMES else []
     return [run[-n:] for n in range(min(len(run), NAME_MOST), 1, -1)]
 
 
