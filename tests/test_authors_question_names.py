@@ -51,6 +51,21 @@ def test_a_surname_alone_before_a_verb_puts_theirs_first(engine):
     assert any("surnamed 王" in note for note in answer.notes) and not any("王说的" in n for n in answer.notes)
 
 
+@pytest.mark.parametrize("query", ["what did王芳say about the budget", "what did 王芳say about the budget",
+                                   "notes by王芳 about the budget", "王芳wrote about the budget"])
+def test_a_chinese_name_glued_to_english_is_the_writer(query):
+    """A Chinese input method leaves no space around the name: 'what did王芳say' was the one word 'did王芳say'."""
+    assert writers(query) == ["王芳"]
+    with writers_known(lambda name: name == "王芳"):
+        assert content(query) == "王芳 the budget"
+
+
+def test_a_glued_chinese_name_puts_theirs_first(engine):
+    answer = engine.search("what did王芳say about the budget", mode="keyword")
+    assert paths(answer)[:1] == ["fang.md"], (paths(answer), answer.notes)
+    assert not any("'say'" in note for note in answer.notes), answer.notes
+
+
 @pytest.mark.parametrize("recorded, asked, found", [
     ("Juan de Dios Martín López", "Juan López", True), ("Juan de Dios Martín López", "Juan Martín", True),
     ("María de Jesús Martín López", "María López", True), ("Jan de Vries Anna Lee", "Jan Lee", False),

@@ -231,19 +231,24 @@ _NOT_NAME = (r"(?:the|a|an|it|its|that|this|these|those|there|i|we|you|he|she|th
 _WORD = rf"(?!{_NOT_NAME}\b)[^\W\d_][\w'’.-]*"
 # a name written in Chinese, with its title (王医生, 欧阳老师): 'what did 王医生 say about 空腹' named 'say' as held by no
 # passage, the name read as no writer's, for it has no capital
-_HAN_NAME = "[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{1,5}"
+_HAN_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_HAN_NAME = f"[{_HAN_CHARS}]{{1,5}}"
+# a Chinese name glued to the English around it, as a Chinese input method leaves it ('what did王伟say about …'): its
+# spaces were needed, and the question was searched as the one word 'did王伟say'
+_HAN_BEFORE = rf"(?:\s+|(?=[{_HAN_CHARS}]))"
+_HAN_AFTER = rf"(?:\s+|(?<=[{_HAN_CHARS}]))"
 _ANY_NAME = rf"(?:{_NAME}|{_HAN_NAME}|(?=(?-i:[a-z])){_WORD}(?:\s+(?:{_PARTICLE}\s+){{0,2}}{_WORD}){{0,2}})"
 _BY_OTHERS = (r"write|written|wrote|say|said|note|noted|jot|jotted|document|documented|decide|decided|conclude"
               r"|concluded|publish|published|post|posted|share|shared")
 BY_SOMEONE = re.compile(
-    r"\b(?:(?:which|what)\s+)?(?:(?:notes?|papers?|posts?|articles?)\s+)?(?:did|has|have|had)\s+"
-    rf"(?P<a>{_ANY_NAME})\s+(?:ever\s+|already\s+)?(?:{_BY_OTHERS})(?:\s+(?:down|up))?"
+    rf"\b(?:(?:which|what)\s+)?(?:(?:notes?|papers?|posts?|articles?)\s+)?(?:did|has|have|had){_HAN_BEFORE}"
+    rf"(?P<a>{_ANY_NAME}){_HAN_AFTER}(?:ever\s+|already\s+)?(?:{_BY_OTHERS})(?:\s+(?:down|up))?"
     r"(?P<when>\s+(?:in|during|back\s+in)\s+[^\W\d_]+(?:\s+\d{4})?|\s+in\s+\d{4})?"  # 'in March', kept
-    r"(?:\s+(?:about|on|regarding|concerning))?\b"
-    rf"|\b(?P<b>{_NAME}|{_HAN_NAME})\s+(?:wrote|noted|jotted|(?:has|had)\s+(?:written|noted))"  # not: Articles published in
+    rf"(?:\s+(?:about|on|regarding|concerning))?(?:\b|(?=[{_HAN_CHARS}]))"
+    rf"|\b(?P<b>{_NAME}|{_HAN_NAME}){_HAN_AFTER}(?:wrote|noted|jotted|(?:has|had)\s+(?:written|noted))"  # not: Articles published in
     r"(?:\s+(?:down|up))?(?:\s+(?:about|on|regarding|concerning))?\b"
     r"|\b(?:(?:the|a|any|all|some)\s+)?(?:notes?|papers?|posts?|articles?|pages?|entries|entry|anything|everything"
-    rf"|something|stuff|things)\s+(?:written\s+|authored\s+|posted\s+)?by\s+(?P<c>{_ANY_NAME})"
+    rf"|something|stuff|things)\s+(?:written\s+|authored\s+|posted\s+)?by{_HAN_BEFORE}(?P<c>{_ANY_NAME})"
     r"(?:\s+(?:about|on|regarding|concerning)\b)?"
     # 'deployment by Robert Smith': after any word, a capitalised name the index knows as a writer (``_a_writer``)
     rf"|\bby\s+(?P<d>{_NAME})(?![\w'’.-])", re.IGNORECASE)
