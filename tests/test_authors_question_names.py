@@ -29,6 +29,27 @@ def paths(answer):
     return [hit.path for hit in answer.hits]
 
 
+@pytest.mark.parametrize("query, read", [
+    ("what did ma write about the budget", []), ("notes by lin about the budget", []),
+    ("He wrote about the budget", []), ("what did Ma write about the budget", ["Ma"]),
+    ("notes by Lin about the budget", ["Lin"]), ("what did zhang write", ["zhang"]),
+])
+def test_a_pinyin_surname_that_is_an_english_word_is_read_as_the_word(query, read):
+    """'ma', 'lin' in small letters and 'He' starting the query are English words before they are 马, 林, 何; with
+    its capital inside the question the surname is read, and a surname's pinyin no English word in small letters."""
+    assert writers(query) == read
+
+
+def test_an_english_word_finds_no_one_of_that_surname(engine):
+    """'what did ma write about the budget' put 马丽's note first ("ma is read as a person surnamed 马"), and 'He
+    wrote about the budget' 何建国's; 'What did Ma write' still reads 马."""
+    for query in ("what did ma write about the budget", "He wrote about the budget"):
+        answer = engine.search(query, mode="keyword")
+        assert not any("surnamed" in note or "passages by" in note for note in answer.notes), (query, answer.notes)
+    asked = engine.search("What did Ma write about the budget", mode="keyword")
+    assert paths(asked)[:1] == ["ma.md"] and any("surnamed 马" in note for note in asked.notes), asked.notes
+
+
 def test_a_writer_in_pinyin_of_two_persons_says_so(engine):
     """'what did Wang Fang write' found 王芳's and 汪芳's notes alike and said nothing of it, as author='Wang Fang'
     does."""

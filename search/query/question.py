@@ -291,8 +291,7 @@ def writers(query: str) -> list[str]:
     for match in BY_SOMEONE.finditer(WHEN_WRITTEN.sub(" ", query)):
         if match["d"] and not _a_writer(match):  # 'sorted by Name': no writer the index knows
             continue
-        words = _named(match).split()
-        found += [" ".join(words[:n]) for n in range(len(words), 0, -1)]
+        found += _starts(match)
     for match in BY_SOMEONE_ZH.finditer(query):
         found += _names_zh(match["z"])
     return list(dict.fromkeys(found))
@@ -343,13 +342,39 @@ def _a_writer(match: re.Match) -> bool:
             return False
     elif known is None or match["c"] and not match["c"][:1].islower():
         return True
-    words = _named(match).split()
-    return any(known(" ".join(words[:n])) for n in range(len(words), 0, -1))
+    return any(known(name) for name in _starts(match))
 
 
 def _named(match: re.Match) -> str:
     """The name BY_SOMEONE's ``match`` gives as the writer's."""
     return match["a"] or match["b"] or match["c"] or match["d"]
+
+
+def _starts(match: re.Match) -> list[str]:
+    """The name BY_SOMEONE's ``match`` gives and its shorter starts, longest first ('anna berg budget', 'anna berg',
+    'anna'), but for a first word that is English before it is a surname (``_english_first``)."""
+    words = _named(match).split()
+    return [" ".join(words[:n]) for n in range(len(words), 0, -1) if n > 1 or not _english_first(match)]
+
+
+def _english_first(match: re.Match) -> bool:
+    """Whether the first word of the name BY_SOMEONE's ``match`` gives is an English word, not a Chinese surname alone
+    in pinyin (search.query.chinese_names.families): a word of English's list (english_words.known) written in small
+    letters, or the query's first word, where its capital says nothing ('what did ma write about the budget', 'notes
+    by lin', 'He wrote about the budget' were read as 马, 林 and 何, anyone so surnamed put first). With its capital
+    inside the question it is the surname ('what did Ma write', 'notes by Lin'), and one no English word ('wang',
+    'zhang') is read in small letters too."""
+    group = next(g for g in "abcd" if match[g])
+    word = match[group].split()[0]
+    if not word.isascii() or not word.isalpha():
+        return False
+    from search.query import chinese_names, english_words, pinyin
+    before = match.string[:match.start(group)].rstrip()
+    if not (word[0].islower() or not before or before.endswith((".", "!", "?", ":", ";"))):
+        return False
+    # one syllable first, told by its letters: pypinyin's tables and the English list are read only for such a word
+    return len(pinyin.syllables(word.lower()) or ()) == 1 and bool(chinese_names.families(word)) \
+        and english_words.known(word)
 
 
 def _by_someone(text: str) -> str:
