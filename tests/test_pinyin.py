@@ -359,3 +359,13 @@ def test_a_common_english_word_beside_chinese_notes_is_read_as_pinyin(immediate,
     assert "'fuse' read as pinyin: also searched as 肤色" in answer.notes, answer.notes
     answer = engine.search("women", mode="keyword")  # 我们 would flood the hits: 11 of 12 passages saying 的
     assert paths(answer) == [] and not any("pinyin" in n for n in answer.notes), (paths(answer), answer.notes)
+
+
+def test_a_dictionary_entry_across_two_that_jieba_barely_counts_is_not_read():
+    """玩手 of 玩手机 (玩 手机) is an entry of jieba's dictionary counted 3 times, and the cut through it (e^6.9 less
+    likely) no less likely than 诊治's of 复诊治疗 (e^9.3): 'wanshou' found a note about playing with a phone. A word
+    across two is read only where the dictionary counts it ACROSS_COUNT times or more (饭后 243, 诊治 223)."""
+    from search.query import pinyin
+    assert "玩手" not in pinyin._cut_words.__wrapped__("他一直在玩手机")
+    assert "手机" in pinyin._cut_words.__wrapped__("他一直在玩手机")
+    assert {"饭后", "诊治"} <= set(pinyin._cut_words.__wrapped__("晚饭后按时复诊治疗"))

@@ -51,6 +51,9 @@ UNLIKELY = 10  # a dictionary's word across two of a run's cut is read if the li
 # times less likely than the run's (_unlikeliness): 饭后 4.3, 诊治 9.3 are, 数具 13.8 of 大多数具有 is not; beside
 # zh-retrieval's first 300 passages, of the 508 words V29 read across two words, the 158 from 10 up are readings as
 # 法治 (方法治疗), 染疾 (感染疾病), 儿时 (婴儿时), none a word of its questions (bench/pinyin_readings.py)
+ACROSS_COUNT = 10  # times jieba's dictionary counts a word across two, at least, for it to be read: 玩手 of 玩手机 (3)
+# and 数具 (4) are entries no sentence means, where 饭后 (243), 诊治 (223) are words; jieba's odds alone did not tell
+# 玩手 (6.9) from 饭后 (4.3)
 PARTICLES = frozenset("的地")  # a word across two is not read where it takes one of these the likeliest cut leaves
 # alone, whatever the odds: the sentence's 的 (or adverbs' 地) then ties what stands before it to what follows, and the
 # odds cannot tell (目的 of 项目的 3.9, below 饭后 4.3). Of zh-retrieval's 1,746 words read only across two, 14 do so,
@@ -129,7 +132,8 @@ def _cut_words(run: str) -> list[str]:
         if (across := [word for at, ends in dag.items() for end in ends
                        if end > at and (word := block[at:end + 1]) not in found]):
             unlikely = _unlikeliness(tokenizer, block, dag, route)
-            found.update(dict.fromkeys(word for word in across if unlikely[word] <= UNLIKELY))
+            found.update(dict.fromkeys(word for word in across if unlikely[word] <= UNLIKELY
+                                       and tokenizer.FREQ.get(word, 0) >= ACROSS_COUNT))
     return list(found)
 
 
