@@ -22,7 +22,7 @@ SETTINGS = (
     "SIFT_RETRY_DELAY", "SIFT_QUEUE", "SIFT_EMBED_REMOTE", "SIFT_EMBED_TIMEOUT", "SIFT_ATTACHMENT_CACHE_MB",
     "SIFT_LOST_JOB_SECONDS", "SIFT_PERIODIC_SECONDS", "SIFT_HTTP_TOKEN", "SIFT_HTTP_ALLOWED_HOSTS",
     "SIFT_HTTP_ALLOWED_ORIGINS", "SIFT_HTTP_RATE", "SIFT_HTTP_BURST", "SIFT_HTTP_IDLE_MINUTES",
-    "SIFT_HTTP_MAX_BODY", "SIFT_HTTP_MAX_SESSIONS",
+    "SIFT_HTTP_MAX_BODY", "SIFT_HTTP_MAX_SESSIONS", "SIFT_HTTP_READ_SECONDS",
 )
 # Read too, but not a user's setting: the tests' hooks, and what sift-mcp passes to its children. Never told as
 # a slip; nor are the variables of the tests, benches and scripts (where the test data is …), close to no setting's.
