@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from search.query.joined_words import writing_pattern, written_whole
 from search.query.passages import Passages
 from search.query.question import content
 from search.query.references import LABEL, phrases
@@ -21,9 +22,15 @@ DOI_LINK = re.compile(r"(?:https?://)?(?:dx\.)?doi\.org/(?=10\.)|doi:\s*(?=10\.)
 
 def writing_first(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
     """``ranked`` with the passages keyword search found that write the DOI or label first, in their order, when the
-    query is one (its question's framing words aside), in hybrid search; scores stay as ranked, a note says so."""
+    query is one (its question's framing words aside), in hybrid search; those writing an address, host or path the
+    query types (``_joined_first``), in keyword search too; scores stay as ranked, a note says so."""
     from search.query.reordering import moved_first
-    if mode != "hybrid" or not ranked:
+    if mode == "semantic" or not ranked:
+        return ranked
+    joined = written_whole(query)
+    if joined:
+        return _joined_first(read, joined, ranked, notes)
+    if mode != "hybrid":
         return ranked
     asked = content(query).strip().rstrip("?？!,;")
     bare = DOI_LINK.sub("", asked, count=1).rstrip(".")
@@ -39,3 +46,20 @@ def writing_first(read: Passages, query: str, ranked: list, mode: str, notes: li
     rows = read.rows([hit[0] for hit in found])
     writing = [hit for hit in found if hit[0] in rows and written.search(normalise(rows[hit[0]]["text"]))]
     return moved_first(ranked, writing, notes, f"the passages writing {bare}")
+
+def _joined_first(read: Passages, joined: list[str], ranked: list, notes: list[str]) -> list:
+    """``ranked`` with the passages keyword search found that write one of the ``joined`` words (addresses, hosts,
+    paths: ``joined_words.written_whole``) as written first, in their order: '~/.ssh/authorized_keys' and 'web-01'
+    were looked up as their words, anywhere in a passage (a note saying ssh, authorized and keys more often came
+    first), and '10.0.3.17:5432' in hybrid search by meaning too, for which its parts apart are as near."""
+    from search.query.reordering import moved_first
+    patterns = [writing_pattern(token) for token in joined]
+    catalog = read.catalog
+    named = tuple("/" + token.lstrip("~.").lstrip("/") for token in joined if "/" in token)
+    # the file a path names, which an earlier step put first (search.query.reordering.definitions_first), stays
+    files = {hit[0]: "/" + catalog.paths[row].casefold() for hit, row in zip(ranked, catalog.files([h[0] for h in ranked]))}
+    found = [hit for hit in ranked if hit[2][0] is not None or (named and files[hit[0]].endswith(named))]
+    rows = read.rows([hit[0] for hit in found])
+    writing = [hit for hit in found if (named and files[hit[0]].endswith(named)) or hit[0] in rows
+               and any(p.search(normalise(rows[hit[0]]["text"])) for p in patterns)]
+    return moved_first(ranked, writing, notes, f"the passages writing {' or '.join(joined)}")

@@ -42,3 +42,55 @@ def joined_phrases(query: str) -> dict[str, str]:
             break
     return found
 
+
+
+# A word of the query as typed, between spaces, quotes and brackets: '~/.ssh/authorized_keys', 'web-01', '10.0.3.17:5432'
+TYPED = re.compile(r"[^\s\"'`“”‘’()\[\]{}<>,;]+")
+IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?")
+HOST_PORT = re.compile(r"[^\W_][\w.-]*:\d{1,5}")
+DOI_START = re.compile(r"(?:doi:)?10\.\d{4,9}/")  # a DOI's: search.query.identifiers reads it
+AMONG = 12  # words of a query at most, for its address or path to come first: a longer one is pasted text
+
+
+def written_whole(query: str) -> list[str]:
+    """The addresses, hosts and paths ``query`` types as one word, folded, that the passages writing them as written
+    should come first for (``writing_pattern``; search.query.identifiers): of a query that is that word alone, a
+    path ('~/.ssh/authorized_keys', 'src/app/main.py'), an address or host ('10.0.3.17:5432', 'db-prod-02.internal',
+    'web-01') or a version ('v1.24.3'); among other words, only a path from a home or root ('~/.ssh/config', '/etc/
+    hosts', './run.sh'), an IPv4 address or a host and port, which no claim or question of prose writes: 'IL-6',
+    '1.5-fold' or 'ERK1/2' among a claim's words stay ranked as its words and meaning rank them."""
+    typed = [t.rstrip(".,:;!?…") for t in TYPED.findall(unicodedata.normalize("NFKC", query).casefold())]
+    typed = [t for t in typed if t]
+    if "\n" in query.strip() or len(typed) > AMONG:
+        return []  # a pasted trace or log: its frames' files are search.query.reordering.traced_first's
+    alone = len(typed) == 1
+    found = []
+    for token in typed:
+        if _whole(token, alone) and token not in found:
+            found.append(token)
+    return found[:MOST]
+
+
+def _whole(token: str, alone: bool) -> bool:
+    parts = PART.findall(token)
+    if len(parts) < 2 or token.startswith("#") or "://" in token or DOI_START.match(token) or only_date(token):
+        return False  # a word, a tag ('#project/shed'), a link (the DOI's: search.query.identifiers), a date
+    if token.startswith(("~/", "/", "./", "../", "$home/")) or IPV4.fullmatch(token) or HOST_PORT.fullmatch(token):
+        return True
+    if not alone:
+        return False
+    if "/" in token:  # a path, not prose's 'and/or', 'input/output'
+        return len(parts) > 2 or any(c.isdigit() or c in "._" for c in token)
+    if "_" in token or not any(c.isdigit() for c in token):
+        return False  # a name of code ('retry_upload_part', 'AccountStore.getUser'): search.query.symbols
+    return any(c.isalpha() for c in token) or len(parts) > 2  # '1.5' is a number; '1.24.3' a version
+
+
+def writing_pattern(token: str) -> re.Pattern:
+    """What a passage's text (folded) writes ``token`` as: the word itself, not inside a longer one ('web-01' is not
+    'web-012' nor 'web-01-old', '10.0.3.17' not '10.0.3.170'); a path from the home ('~/.ssh/authorized_keys') from
+    anyone's home too ('/home/deploy/.ssh/authorized_keys', '$HOME/.ssh/…')."""
+    home = token.startswith("~/")
+    written = re.escape(token[1:] if home else token)
+    before = "" if home or token[0] in "/." else r"(?<![\w./-])"
+    return re.compile(before + written + r"(?![\w-]|[.:/@]\w)")
