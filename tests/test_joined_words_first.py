@@ -57,7 +57,8 @@ def test_which_typed_words_are_looked_for_as_written():
     assert written_whole("web-01") == ["web-01"] and written_whole("v1.24.3") == ["v1.24.3"]
     # a claim's or a question's words stay its words: a name and its number, a fold, a pathway, prose's slash
     for query in ("IL-6 raises CRP", "a 1.5-fold increase", "ERK1/2 signalling", "and/or", "1.5", "2024-03-14",
-                  "#project/shed", "retry_upload_part", "10.1000/xyz123", 'File "/app/a.py", line 3\n  x()\n'):
+                  "#project/shed", "retry_upload_part", "10.1000/xyz123", "huey/api.py:Huey.enqueue",
+                  "includes/*.pxd", 'File "/app/a.py", line 3\n  x()\n'):
         assert written_whole(query) == [], query
     home = writing_pattern("~/.ssh/authorized_keys")
     assert home.search("/home/deploy/.ssh/authorized_keys") and not home.search("~/.ssh/authorized_keys2")

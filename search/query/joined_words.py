@@ -77,9 +77,11 @@ def _whole(token: str, alone: bool) -> bool:
         return False  # a word, a tag ('#project/shed'), a link (the DOI's: search.query.identifiers), a date
     if token.startswith(("~/", "/", "./", "../", "$home/")) or IPV4.fullmatch(token) or HOST_PORT.fullmatch(token):
         return True
-    if not alone:
-        return False
-    if "/" in token:  # a path, not prose's 'and/or', 'input/output'
+    if not alone or "*" in token:
+        return False  # a glob ('includes/*.pxd') is no file's path as written
+    if "/" in token:  # a path, not prose's 'and/or', 'input/output'; nor a file's place ('huey/api.py:Huey.enqueue',
+        if ":" in token:  # 'transform.h:60'), which search.query.symbols reads
+            return False
         return len(parts) > 2 or any(c.isdigit() or c in "._" for c in token)
     if "_" in token or not any(c.isdigit() for c in token):
         return False  # a name of code ('retry_upload_part', 'AccountStore.getUser'): search.query.symbols
