@@ -65,7 +65,7 @@ def frames(query: str, held=None) -> list[tuple[str, int, str | None]]:
     a collection holds a file there."""
     from search.query import backtrace, pasted_traces
     above = backtrace.functions(query)  # Go's and Rust's, named on the line before the path
-    starts = pasted_traces.starts(query)
+    starts = pasted_traces.starts(query, [m.start() for m in FRAME.finditer(query)])
     traces: dict[int, list] = {}  # of each trace pasted (``pasted_traces``), its frames, and whether Python's
     for m in FRAME.finditer(query):
         found = traces.setdefault(pasted_traces.trace_of(starts, m.start()), [])
