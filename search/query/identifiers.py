@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 
-from search.query.joined_words import writing_pattern, written_whole
+from search.index import keyword_reads
+from search.query.joined_words import AMONG, writing_pattern, written_whole
 from search.query.passages import Passages
-from search.query.question import content
+from search.query.question import FRAMING, STOPWORDS, content
 from search.query.references import LABEL, phrases
 from search.query.text import DOI, WORD, normalise
 
@@ -22,7 +23,9 @@ DOI_LINK = re.compile(r"(?:https?://)?(?:dx\.)?doi\.org/(?=10\.)|doi:\s*(?=10\.)
 
 def writing_first(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
     """``ranked`` with the passages keyword search found that write the DOI or label first, in their order, when the
-    query is one (its question's framing words aside), in hybrid search; those writing an address, host or path the
+    query is one (its question's framing words aside) or holds one among a few other words (the passages keyword
+    search found hold those too: 'Table 2 response rates' is the table of response rates, not a note that says
+    table, rates and response more often), in hybrid search; those writing an address, host or path the
     query types (``_joined_first``), in keyword search too; scores stay as ranked, a note says so."""
     from search.query.reordering import moved_first
     if mode == "semantic" or not ranked:
@@ -38,14 +41,34 @@ def writing_first(read: Passages, query: str, ranked: list, mode: str, notes: li
         forms = [" ".join(WORD.findall(normalise(bare)))]
     elif LABEL.fullmatch(asked.rstrip(".")):
         forms = phrases(asked)
+    elif "\n" not in query.strip() and len(query.split()) <= AMONG:  # among other words: 'Table 2 response rates'
+        dois = [m.group() for m in DOI.finditer(DOI_LINK.sub("", query))]
+        labels = [m.group() for m in LABEL.finditer(query)]
+        forms = [" ".join(WORD.findall(normalise(doi))) for doi in dois] + [p for label in labels
+                                                                           for p in phrases(label)]
+        rest = DOI.sub(" ", DOI_LINK.sub("", query))
+        others = [w for w in WORD.findall(normalise(LABEL.sub(" ", rest))) if w not in FRAMING | STOPWORDS]
+        if not forms:
+            return ranked
+        bare = " or ".join(dois + labels)
+        if others:  # the passages holding every other word of it too: another paper's 'Table 2' is no answer
+            holding = keyword_reads.matching(read.conn, " AND ".join(f'"{w}"' for w in dict.fromkeys(others)),
+                                             [hit[0] for hit in ranked])
+            return moved_first(ranked, _writing(read, [hit for hit in ranked if hit[0] in holding], forms), notes,
+                               f"the passages writing {bare}")
     else:
         return ranked
+    return moved_first(ranked, _writing(read, ranked, forms), notes, f"the passages writing {bare}")
+
+
+def _writing(read: Passages, ranked: list, forms: list[str]) -> list:
+    """Those of ``ranked`` keyword search found whose text writes one of ``forms`` (a DOI's or label's words)."""
     written = re.compile(r"(?<!\w)(?:" + "|".join(r"\W*".join(map(re.escape, form.split())) for form in forms)
                          + r")(?![\w/-]|\.\d)", re.IGNORECASE)
     found = [hit for hit in ranked if hit[2][0] is not None]
     rows = read.rows([hit[0] for hit in found])
-    writing = [hit for hit in found if hit[0] in rows and written.search(normalise(rows[hit[0]]["text"]))]
-    return moved_first(ranked, writing, notes, f"the passages writing {bare}")
+    return [hit for hit in found if hit[0] in rows and written.search(normalise(rows[hit[0]]["text"]))]
+
 
 def _joined_first(read: Passages, joined: list[str], ranked: list, notes: list[str]) -> list:
     """``ranked`` with the passages keyword search found that write one of the ``joined`` words (addresses, hosts,
@@ -57,7 +80,8 @@ def _joined_first(read: Passages, joined: list[str], ranked: list, notes: list[s
     catalog = read.catalog
     named = tuple("/" + token.lstrip("~.").lstrip("/") for token in joined if "/" in token)
     # the file a path names, which an earlier step put first (search.query.reordering.definitions_first), stays
-    files = {hit[0]: "/" + catalog.paths[row].casefold() for hit, row in zip(ranked, catalog.files([h[0] for h in ranked]))}
+    file_rows = catalog.files([hit[0] for hit in ranked])
+    files = {hit[0]: "/" + catalog.paths[row].casefold() for hit, row in zip(ranked, file_rows)}
     found = [hit for hit in ranked if hit[2][0] is not None or (named and files[hit[0]].endswith(named))]
     rows = read.rows([hit[0] for hit in found])
     writing = [hit for hit in found if (named and files[hit[0]].endswith(named)) or hit[0] in rows

@@ -43,12 +43,14 @@ def joined_phrases(query: str) -> dict[str, str]:
     return found
 
 
-
-# A word of the query as typed, between spaces, quotes and brackets: '~/.ssh/authorized_keys', 'web-01', '10.0.3.17:5432'
+# A word of the query as typed, between spaces, quotes and brackets: '~/.ssh/authorized_keys', '10.0.3.17:5432'
 TYPED = re.compile(r"[^\s\"'`“”‘’()\[\]{}<>,;]+")
 IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?")
 HOST_PORT = re.compile(r"[^\W_][\w.-]*:\d{1,5}")
 DOI_START = re.compile(r"(?:doi:)?10\.\d{4,9}/")  # a DOI's: search.query.identifiers reads it
+# a statistic's comparison: 'p < 0.05', 'P<.001', 'n = 120', 'r ≥ 0.3' (a name of three letters at most)
+COMPARISON = re.compile(r"(?<![\w.])([^\W\d_]{1,3})\s*(<=|>=|≤|≥|<|>|=)\s*(\d*\.?\d+)(?![\w%]|\.\d)")
+SAME = {"<=": "≤", ">=": "≥"}
 AMONG = 12  # words of a query at most, for its address or path to come first: a longer one is pasted text
 
 
@@ -58,13 +60,14 @@ def written_whole(query: str) -> list[str]:
     path ('~/.ssh/authorized_keys', 'src/app/main.py'), an address or host ('10.0.3.17:5432', 'db-prod-02.internal',
     'web-01') or a version ('v1.24.3'); among other words, only a path from a home or root ('~/.ssh/config', '/etc/
     hosts', './run.sh'), an IPv4 address or a host and port, which no claim or question of prose writes: 'IL-6',
-    '1.5-fold' or 'ERK1/2' among a claim's words stay ranked as its words and meaning rank them."""
+    '1.5-fold' or 'ERK1/2' among a claim's words stay ranked as its words and meaning rank them; and a threshold
+    anywhere ('p < 0.05', ``COMPARISON``), whose words p, 0 and 05 and meaning ranked a note of p < 0.01s near it."""
     typed = [t.rstrip(".,:;!?…") for t in TYPED.findall(unicodedata.normalize("NFKC", query).casefold())]
     typed = [t for t in typed if t]
     if "\n" in query.strip() or len(typed) > AMONG:
         return []  # a pasted trace or log: its frames' files are search.query.reordering.traced_first's
     alone = len(typed) == 1
-    found = []
+    found = [" ".join(m.groups()) for m in COMPARISON.finditer(unicodedata.normalize("NFKC", query).casefold())]
     for token in typed:
         if _whole(token, alone) and token not in found:
             found.append(token)
@@ -92,6 +95,14 @@ def writing_pattern(token: str) -> re.Pattern:
     """What a passage's text (folded) writes ``token`` as: the word itself, not inside a longer one ('web-01' is not
     'web-012' nor 'web-01-old', '10.0.3.17' not '10.0.3.170'); a path from the home ('~/.ssh/authorized_keys') from
     anyone's home too ('/home/deploy/.ssh/authorized_keys', '$HOME/.ssh/…')."""
+    compared = COMPARISON.fullmatch(token)
+    if compared:  # 'p < 0.05' as 'p<0.05', 'P ≤ .05' … but not 'p < 0.01' nor 'p < 0.050'
+        name, sign, number = compared.groups()
+        same = {sign, SAME.get(sign, sign), *(k for k, v in SAME.items() if v == sign)}  # '<=' is '≤'
+        signs = "|".join(map(re.escape, sorted(same)))
+        digits = re.escape(number.lstrip("0")) if number.startswith("0.") or number.startswith(".") else None
+        written = "0*" + digits if digits else re.escape(number)
+        return re.compile(rf"(?<![\w.]){re.escape(name)}\s*(?:{signs})\s*{written}(?![\d]|\.\d)")
     home = token.startswith("~/")
     written = re.escape(token[1:] if home else token)
     before = "" if home or token[0] in "/." else r"(?<![\w./-])"
