@@ -407,6 +407,10 @@ def _sized(doc: Document, count: Counter, max_tokens: int):
     if "columns" in doc.meta:
         yield from packed_rows(doc, count, max_tokens)
         return
+    if "cues" in doc.meta:  # a subtitle file's cues, packed under the time the first of each passage starts
+        from ingest.subtitles import packed_cues
+        yield from packed_cues(doc, count, max_tokens)
+        return
     if doc.kind != "code" or len(doc.sections) < 2:
         yield from ((section, None) for section in doc.sections)
         return

@@ -55,6 +55,9 @@ SLIDE_EXTENSIONS = {".pptx", ".ppsx", ".pptm", ".ppsm", ".potx", ".potm", ".odp"
 SPREADSHEET_EXTENSIONS = {".ods", ".fods"}
 FLAT_EXTENSIONS = {".fodt", ".fodp", ".fods"}  # OpenDocument's flat XML: no zip, read whole as a text file is
 PDF_EXTENSIONS = {".pdf"}
+# subtitles and transcripts (a recorded lecture's .srt or .vtt), read as what was said, a passage headed by the time
+# its first cue starts (ingest.subtitles)
+SUBTITLE_EXTENSIONS = {".srt", ".vtt"}
 # Code with a tree-sitter grammar (ingest.code_languages.LANGUAGES), plus formats read as plain lines.
 OTHER_CODE_EXTENSIONS = {
     ".lua", ".toml", ".yaml", ".yml", ".json", ".css", ".scss", ".html", ".htm",
@@ -96,7 +99,7 @@ def kind_of(path: str) -> str | None:
         return "note"
     if ext in ENEX_EXTENSIONS or (ext == ".zip" and is_chat_zip(path)):
         return "note"
-    if ext in EPUB_EXTENSIONS or ext in SLIDE_EXTENSIONS:
+    if ext in EPUB_EXTENSIONS or ext in SLIDE_EXTENSIONS or ext in SUBTITLE_EXTENSIONS:
         return "note"
     if ext in SPREADSHEET_EXTENSIONS:
         return "text"

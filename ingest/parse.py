@@ -22,6 +22,7 @@ from ingest.kinds import (BIBTEX_EXTENSIONS, EPUB_EXTENSIONS, LATEX_EXTENSIONS, 
                           kind_of_script, suffix)
 from ingest.kinds import ENEX_EXTENSIONS, OUTLOOK_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, TEXT_EXTENSIONS, chat_zip
 from ingest.kinds import is_log
+from ingest.kinds import SUBTITLE_EXTENSIONS
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -117,6 +118,9 @@ def _parse_file(path: str, data: bytes) -> Document:
         return parse_latex(path, text)
     if ext in MARKUP_EXTENSIONS:
         return markup_reader(ext)[0](path, text)
+    if ext in SUBTITLE_EXTENSIONS:  # a recording's cues, what was said at what time
+        from ingest.subtitles import parse_subtitles
+        return parse_subtitles(path, text) or parse_text(path, text)
     if ext in PAGE_EXTENSIONS and is_page(text):
         from ingest.chat import is_telegram_html, parse_telegram_html
         chat = parse_telegram_html(path, text) if is_telegram_html(text[:TELEGRAM_HEAD_CHARS]) else None
