@@ -108,6 +108,9 @@ def _parse_file(path: str, data: bytes) -> Document:
         chat = read(path, text) if text.lstrip("\ufeff").startswith(CSV_HEADER) else None
         if chat is not None:  # MemoTrace's export of a WeChat chat: its conversation, not a passage per row
             return chat
+        from ingest.flashcards import is_anki_export, parse_flashcards
+        if is_anki_export(text, plain=False):  # Anki's export of notes named .csv: a card a row, no header row
+            return parse_flashcards(path, text)
         from ingest.table import parse_table
         return parse_table(path, text)
     if ext in BIBTEX_EXTENSIONS:
@@ -144,6 +147,9 @@ def _parse_file(path: str, data: bytes) -> Document:
             chat = read(path, text)
         if chat is not None:
             return chat
+        from ingest.flashcards import is_anki_export, parse_flashcards
+        if ext != ".json" and is_anki_export(text, plain=True):  # Anki's export of notes: a card a row
+            return parse_flashcards(path, text)
     if kind == "code":
         from ingest.code import parse_code
         return parse_code(path, text)
