@@ -27,7 +27,8 @@ STEADY_LINES = 2  # an export without a header: at least so many lines, every on
 
 def is_anki_export(text: str, plain: bool) -> bool:
     """Whether ``text`` is Anki's export of notes: its header lines (``#separator:tab`` …), or, for a .txt
-    (``plain``), lines all of one or two tabs (an older export, or a deck's cards written so)."""
+    (``plain``), lines all of one or two tabs, most fronts holding a letter (an older export, or a deck's cards
+    written so)."""
     head = text.lstrip("\ufeff")
     if HEADER.match(head):
         return True
@@ -35,7 +36,10 @@ def is_anki_export(text: str, plain: bool) -> bool:
         return False
     lines = [line for line in head.split("\n") if line.strip()]
     tabs = {line.count("\t") for line in lines}
-    return len(lines) >= STEADY_LINES and len(tabs) == 1 and tabs <= {1, 2}
+    if len(lines) < STEADY_LINES or len(tabs) != 1 or not tabs <= {1, 2}:
+        return False
+    worded = sum(any(mark.isalpha() for mark in line.split("\t", 1)[0]) for line in lines)
+    return worded * 2 >= len(lines)  # cards say something: a file of readings ('2024-03-01 09:00\t21.5') stays text
 
 
 def parse_flashcards(path: str, text: str) -> Document:

@@ -34,3 +34,5 @@ def test_an_older_export_without_a_header_is_cards_and_other_text_stays_text(emb
     assert chunk.text.split("\n") == [f"{front} | {back}" for front, back in CARDS[:2]]  # no header: not HTML
     prose = "Shopping list\tMonday\nmilk, eggs\n"  # a line of no tab: text
     assert [s.text for s in parse_file("list.txt", prose.encode()).sections] == [prose.strip()]
+    readings = "".join(f"2026-03-01 09:{m:02d}\t21.{m % 10}\n" for m in range(60))  # numbers, no cards: text
+    assert [s.text for s in parse_file("readings.txt", readings.encode()).sections] == [readings.strip()]
