@@ -39,7 +39,8 @@ def parse_subtitles(path: str, text: str) -> Document | None:
         begin = at if at == 0 or not lines[at - 1].strip() else at - 1  # its number or identifier line
         at += 1
         shown = []
-        while at < len(lines) and lines[at].strip() and not TIMING.fullmatch(lines[at].rstrip("\r")):
+        while at < len(lines) and lines[at].strip() and not TIMING.fullmatch(lines[at].rstrip("\r")) \
+                and not _numbered(lines, at):
             voice, line = _plain(lines[at])
             if line and line not in said:  # a rolling caption's line the cue before showed
                 named = voice and voice != speaker  # a speaker named where the voice changes, not at every line
@@ -54,6 +55,11 @@ def parse_subtitles(path: str, text: str) -> Document | None:
     if not sections:
         return None
     return Document(kind="note", title=title, sections=sections, meta={"cues": starts})
+
+
+def _numbered(lines: list[str], at: int) -> bool:
+    """Whether line ``at`` is the next cue's number, no blank line before it (a file edited by hand)."""
+    return lines[at].strip().isdigit() and at + 1 < len(lines) and TIMING.fullmatch(lines[at + 1].rstrip("\r"))
 
 
 def _plain(line: str) -> tuple[str, str]:
