@@ -41,6 +41,7 @@ from datetime import timezone
 
 from ingest.document import Document, Section, Skip, SkipForNow, title_from_name
 from ingest.zipped import crc_failed, opened
+from ingest.word_math import OMATH, linear
 from ingest.word_numbering import Numbering
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -436,6 +437,8 @@ def _pieces(element, pieces: list[str], boxes: list, cited: list) -> None:
             if id_ is not None:
                 cited.append((NOTE_MARKS[tag], id_))
                 pieces.append(f"[^{NOTE_MARKS[tag]}{id_}]")
+        elif tag == OMATH:  # an equation: its text in Word's linear form (ingest.word_math)
+            pieces.append(linear(child))
         elif tag == TXBX:
             boxes.append(child)
         elif tag == SDT and _placeholder(child):
