@@ -49,6 +49,7 @@ from ingest.document import Document, Skip, title_from_name
 from ingest.passage_dates import property_date
 from ingest.recorded_author import recorded_author
 from ingest.unreadable import not_readable, what_is_wrong
+from ingest.word_math import OMATH, linear
 from ingest.zipped import OPENED_BYTES, opened, opened_odf
 
 P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
@@ -666,6 +667,8 @@ def _paragraphs(shape) -> list[str]:
                 pieces.append(child.findtext(A + "t") or "")
             elif child.tag == A + "br":
                 pieces.append(" ")
+            elif maths := [linear(math) for math in child.iter(OMATH)]:  # an equation (a14:m): its text
+                pieces.append(" ".join(maths))
         text = _clean("".join(pieces))
         if text:
             found.append(text)

@@ -46,3 +46,18 @@ def test_an_equation_in_a_word_document_is_read_as_its_text_in_linear_form():
         "Homework 3",
         "By Bayes' theorem, P(A|B)=(P(B|A)P(A))/(P(B)) for any events A and B.",
         "∑_(i=1)^n x_i=√(b^2-4ac)+[0,1][a b; c d]sin θ"]
+
+
+def test_an_equation_on_a_powerpoint_slide_is_read_too():
+    from ingest.slides import slides_text
+    from tests.test_slides import PNS, pptx, shape, slide
+    a14 = 'xmlns:a14="http://schemas.microsoft.com/office/drawing/2010/main"'
+    mc = 'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"'
+    body = (f'<p:txBody {PNS}><a:bodyPr/><a:p><a:r><a:t>Bayes: </a:t></a:r><a14:m {a14}>'
+            f'<m:oMathPara {MNS}>{BAYES.replace(f" {MNS}", "")}</m:oMathPara></a14:m></a:p></p:txBody>')
+    equation = (f'<mc:AlternateContent {mc}><mc:Choice Requires="a14"><p:sp {PNS}><p:nvSpPr><p:cNvPr id="3" name="e"/>'
+                f'<p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr/>{body}</p:sp></mc:Choice><mc:Fallback><p:sp {PNS}><p:nvSpPr>'
+                '<p:cNvPr id="3" name="e"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr/></p:sp></mc:Fallback>'
+                '</mc:AlternateContent>')
+    read = slides_text(pptx([(slide([shape(["Bayes' rule"], "title"), equation]), None)]), "bayes.pptx")
+    assert read.lines == ["Slide 1: Bayes' rule", "Bayes: P(A|B)=(P(B|A)P(A))/(P(B))"], read.lines
