@@ -88,14 +88,13 @@ def packed_cues(doc: Document, count, max_tokens: int):
     cues: list[Section] = []
     heading: list[str] = []
     held, ended = 0, 0
+    special = count("")  # the model's tokens around any text, counted once in a passage
     for cue, (start, end) in zip(doc.sections, doc.meta["cues"]):
-        if cues:
-            joined = "\n".join([*(c.text for c in cues), cue.text])
-            paused = start - ended >= PAUSE and held >= max_tokens // 4
-            tokens = 0 if paused else count(embedding_text(context_of(heading, joined), joined))
-            if not paused and tokens <= max_tokens:
+        if cues:  # a passage's tokens are its cues' added up (a line break parts tokens): each cue counted once
+            own = count(cue.text) - special
+            if held + own <= max_tokens and not (start - ended >= PAUSE and held >= max_tokens // 4):
                 cues.append(cue)
-                held, ended = tokens, end
+                held, ended = held + own, end
                 continue
             yield _packed(cues, heading, count)
         cues, heading = [cue], [*cue.heading_path, clock(start)]
