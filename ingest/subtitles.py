@@ -20,6 +20,8 @@ TIMING = re.compile(r"\s*(?:(\d{1,3}):)?([0-5]?\d):([0-5]\d)(?:[.,]\d{1,3})?\s*-
 VOICE = re.compile(r"<v(?:\.[\w.-]+)?\s+([^>]+)>")  # WebVTT's speaker: '<v Prof. Strang>'
 MARKUP = re.compile(r"</?[A-Za-z][^<>]{0,200}>|<\d[\d:.]*>|</v>|\{\\[^{}]{0,80}\}")  # tags, word timings, ASS codes
 VTT_TITLE = re.compile(r"\ufeff?WEBVTT[ \t]+(?:-[ \t]+)?(\S.*)")
+# the language a subtitle file's name ends with, as players and yt-dlp name them: 'Lecture 07.en.srt', 'x.pt-BR.vtt'
+LANGUAGE = re.compile(r"\.[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,4})?$")
 
 
 def parse_subtitles(path: str, text: str) -> Document | None:
@@ -28,7 +30,7 @@ def parse_subtitles(path: str, text: str) -> Document | None:
     lines = text.split("\n")
     first = lines[0].strip() if lines else ""
     named = VTT_TITLE.fullmatch(first)
-    title = named.group(1).strip() if named else title_from_name(PurePosixPath(path).stem)
+    title = named.group(1).strip() if named else title_from_name(LANGUAGE.sub("", PurePosixPath(path).stem))
     sections, starts, said, speaker = [], [], ["", ""], ""
     at = 0
     while at < len(lines):

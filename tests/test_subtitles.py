@@ -71,6 +71,7 @@ def test_a_webvtt_caption_file_is_read_titled_by_its_header_each_voice_named_onc
     assert chunk.text == ("Prof. Lindqvist: good morning everyone &\ntoday we cover Bayes theorem &\n"
                           "the posterior is proportional to &\nthe likelihood times the prior &")
     assert kind_of("a.vtt") == kind_of("a.SRT") == "note"
+    assert parse_file("Lecture 07.en.srt", srt(LECTURE[:1]).encode()).title == "Lecture 07"  # its language no title
     packed = "1\n00:00:01,000 --> 00:00:02,000\nFirst.\n2\n00:00:03,000 --> 00:00:04,000\nSecond.\n"  # no blank line
     assert [(s.text, s.start_line) for s in parse_file("a.srt", packed.encode()).sections] == [("First.", 1),
                                                                                               ("Second.", 4)]
