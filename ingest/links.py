@@ -20,6 +20,7 @@ from typing import NamedTuple
 from urllib.parse import unquote
 
 from ingest.kinds import BIBTEX_EXTENSIONS, CANVAS, ENEX_EXTENSIONS, MAIL_EXTENSIONS, OUTLOOK_EXTENSIONS, kind_of, suffix
+from ingest.kinds import SUBTITLE_EXTENSIONS
 
 # Links that name no file (URLs with :// never get here). Only these: a wiki name may hold a colon ([[Plan: Q3]]).
 SCHEME = re.compile(r"(?:data|tel|sms|javascript|geo|magnet|urn|news|xmpp|callto|mailto):", re.IGNORECASE)
@@ -90,12 +91,14 @@ def converted_pdfs(paths: set[str]) -> dict[str, str]:
 def _converts(note_path: str) -> bool:
     """Whether a note of this name beside a PDF of its stem may be its conversion: not a canvas, nor a .bib (refs.bib
     beside paper.pdf lists what the paper cites), nor mail (invoice.eml beside the invoice.pdf it came with does not
-    hold its text). A .tex is (so are .org, .rst, .adoc and Word's .docx, which make a PDF as well): main.pdf beside
-    main.tex is what LaTeX typeset from it, and read as well it put each passage of the thesis twice in a search's
-    results."""
+    hold its text), nor a recording's subtitles ('Lecture 07.srt' beside the lecture's slides, 'Lecture 07.pdf', says
+    what they do not). A .tex is (so are .org, .rst, .adoc and Word's .docx, which make a PDF as well): main.pdf
+    beside main.tex is what LaTeX typeset from it, and read as well it put each passage of the thesis twice in a
+    search's results."""
     ending = suffix(note_path).lower()
+    # an Evernote export beside a PDF of its name holds other notes
     return ending != CANVAS and ending not in BIBTEX_EXTENSIONS and ending not in MAIL_EXTENSIONS | OUTLOOK_EXTENSIONS \
-        and ending not in ENEX_EXTENSIONS  # an Evernote export beside a PDF of its name holds other notes
+        and ending not in ENEX_EXTENSIONS and ending not in SUBTITLE_EXTENSIONS
 
 
 def _stem(path: str) -> str:

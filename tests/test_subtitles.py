@@ -90,3 +90,10 @@ def test_a_recorded_lectures_transcript_is_found_by_what_was_said_and_tells_when
     [hit, *_] = engine.search("stretches its eigenvector", mode="keyword").hits
     assert (hit.path, hit.heading_path) == ("recordings/Lecture 07.srt", "Lecture 07 > 00:41:12")
     assert "-->" not in hit.snippet
+
+
+def test_a_lectures_slides_beside_its_transcript_are_read_too():
+    from ingest.links import converted_pdfs
+    paths = {"MATH201/Lecture 07.srt", "MATH201/Lecture 07.pdf", "MATH201/Lecture 08.vtt", "MATH201/Lecture 08.pdf",
+             "thesis/main.tex", "thesis/main.pdf"}
+    assert converted_pdfs(paths) == {"thesis/main.tex": "thesis/main.pdf"}  # the slides are no transcript's export
