@@ -7,8 +7,9 @@ from pathlib import PurePosixPath
 from ingest.code_languages import LANGUAGES, SHEBANG_BYTES, code_file_name, shebang_language
 from search.log_names import LOG_EXTENSIONS, is_log  # noqa: F401 (a log: text, its days dated: ingest.logs)
 
-# a Jupyter notebook: its cells (ingest.notebook); an Obsidian canvas: its cards (ingest.canvas)
-NOTE_EXTENSIONS = {".md", ".markdown", ".mdx", ".ipynb", ".canvas"}
+# a Jupyter notebook: its cells (ingest.notebook); an Obsidian canvas: its cards (ingest.canvas); R Markdown and
+# Quarto documents are Markdown (a statistics course's homework: 'hw3.Rmd'; its knitted hw3.pdf its attachment)
+NOTE_EXTENSIONS = {".md", ".markdown", ".mdx", ".ipynb", ".canvas", ".rmd", ".qmd"}
 CANVAS = ".canvas"  # a note, but no PDF's conversion: a canvas beside paper.pdf lays cards out, it does not hold its text
 # a researcher's sources, read as notes: a BibTeX library, an entry a passage (ingest.bibtex); LaTeX by its sections
 # (ingest.latex). A .bib is no PDF's conversion (refs.bib beside paper.pdf lists what the paper cites); a paper.tex
