@@ -45,8 +45,8 @@ def parse_subtitles(path: str, text: str) -> Document | None:
                 and not _numbered(lines, at):
             voice, line = _plain(lines[at])
             if line and line not in said:  # a rolling caption's line the cue before showed
-                named = voice and voice != speaker  # a speaker named where the voice changes, not at every line
-                shown.append(f"{voice}: {line}" if named else line)
+                changed = voice and voice != speaker  # a speaker named where the voice changes, not at every line
+                shown.append(f"{voice}: {line}" if changed else line)
                 said, speaker = [said[-1], line], voice or speaker
             at += 1
         if shown:
@@ -61,7 +61,8 @@ def parse_subtitles(path: str, text: str) -> Document | None:
 
 def _numbered(lines: list[str], at: int) -> bool:
     """Whether line ``at`` is the next cue's number, no blank line before it (a file edited by hand)."""
-    return lines[at].strip().isdigit() and at + 1 < len(lines) and TIMING.fullmatch(lines[at + 1].rstrip("\r"))
+    return lines[at].strip().isdigit() and at + 1 < len(lines) and \
+        TIMING.fullmatch(lines[at + 1].rstrip("\r")) is not None
 
 
 def _plain(line: str) -> tuple[str, str]:
