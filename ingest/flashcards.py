@@ -1,5 +1,5 @@
-"""Anki's plain-text export of notes (flashcards): a card a row, its fields ``' | '`` between, packed into passages under
-the deck's name and its fields' names as a table's rows are (ingest.chunk.packed_rows).
+"""Anki's plain-text export of notes (flashcards): a card a row, its fields ``' | '`` between, packed into passages
+under the deck's name and its fields' names as a table's rows are (ingest.chunk.packed_rows).
 
 Anki writes its header lines first (``#separator:tab``, ``#html:true``, ``#columns:Front	Back``, ``#tags column:3``,
 ``#deck column:…``, ``#guid column:…``), then a card a line; an export of Anki before 2.1.55 has no header, its lines
