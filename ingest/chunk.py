@@ -378,17 +378,17 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # MemoTrace's Word export of a WeChat chat ('王医生_1.docx') is a conversation, a day a section, its speakers by their
 # avatars' side (ingest.wechat_docx), where it was a Word document of its messages' lines, no speaker, no day. A log is
 # cut at each day its lines' timestamps begin, each day's passages dated by its first line's time (ingest.logs), where
-# the whole log was one undated run of lines; rotated logs ('syslog.1', 'app.log.2') are read as logs. A log is cut at
-# each day its lines' timestamps begin, each day's passages dated by its first line's time (ingest.logs), where the
-# whole log was one undated run of lines; rotated logs ('syslog.1', 'app.log.2') are read as logs; a server
+# the whole log was one undated run of lines; rotated logs ('syslog.1', 'app.log.2') are read as logs. A server
 # configuration's brace blocks head its passages, 'nginx > http > server wiki.example.com > location /api/'
-# (ingest.code_forms.config_blocks), where a passage deep in a long server block did not say which it was. A log is cut
-# at each day its lines' timestamps begin, each day's passages dated by its first line's time (ingest.logs), where the
-# whole log was one undated run of lines; rotated logs ('syslog.1', 'app.log.2') are read as logs; a server
-# configuration's brace blocks head its passages, 'nginx > http > server wiki.example.com > location /api/'
-# (ingest.code_forms.config_blocks), where a passage deep in a long server block did not say which it was; a Markdown
+# (ingest.code_forms.config_blocks), where a passage deep in a long server block did not say which it was. A Markdown
 # heading inside an Obsidian '%% … %%' comment heads nothing (it headed the text after the comment), and an Excalidraw
-# drawing's comment ('%%', '# Drawing') above its data is no passage (ingest.markdown).
+# drawing's comment ('%%', '# Drawing') above its data is no passage (ingest.markdown). Subtitles and transcripts (.srt,
+# .vtt) are read (ingest.subtitles), no longer kinds Sift does not read: their cues' text packed into passages headed by
+# the time the first starts ('Lecture 7 > 00:41:12'), no numbers nor timings. Anki's export of notes (.txt) is read a
+# card a row under the deck's name and 'Front | Back' (ingest.flashcards), where it was one passage of every card, ids
+# and header lines among them, and a .csv's first card its column names. A Word equation (OMML), a PowerPoint slide's
+# too, is its text in about Word's linear form (ingest.word_math), where it was left out. R Markdown (.Rmd) and Quarto
+# (.qmd) documents are read as Markdown notes (kinds Sift did not read).
 VERSION = 32
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
