@@ -18,6 +18,7 @@ from ingest.chat import parse_slack_day, slack_day, slack_metadata
 from ingest.code_languages import SHEBANG_BYTES
 from ingest.discover import Rules, not_a_file, refused_link, why_not_indexed
 from ingest.document import NOTION_ID, Document, Skip
+from ingest.scrivener import title_scene
 from ingest.kinds import (EPUB_EXTENSIONS, FLAT_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS,
                           WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, chat_zip, is_mailbox, kind_of, suffix)
 from ingest.links import resolve_links, same_stem_pdf
@@ -74,6 +75,7 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
         slack = slack_day(full)  # a Slack export's channel day: its authors' names from the export's users.json
         doc, digest = (slack is not None and parse_slack_day(path, data, *slack)) or parse_file(path, data), None
     _bound_names(doc)
+    title_scene(full, doc)  # a Scrivener project's scene: titled by its binder title (ingest.scrivener)
     if doc.meta.get("chat_export") == "a Telegram chat export (HTML)":  # a day going on across its pages says so
         from ingest.chat import mark_continued_days
         mark_continued_days(doc, Path(full))

@@ -27,6 +27,8 @@ SOURCE_NOTE_EXTENSIONS = BIBTEX_EXTENSIONS | LATEX_EXTENSIONS | set(MARKUP_EXTEN
 WORD_EXTENSIONS = {".docx", ".odt", ".docm", ".fodt"}
 # EPUB books, read as a Word document is, their chapters in reading order by their headings (ingest.epub)
 EPUB_EXTENSIONS = {".epub"}
+# Rich Text Format (TextEdit, WordPad, a Scrivener project's scenes), read as a Word document is (ingest.rtf)
+RTF_EXTENSIONS = {".rtf"}
 TEXT_EXTENSIONS = {".txt", ".text"}
 # a chat export still zipped, read as one file of conversations (ingest.chat.parse_chat_zip), by its name as Slack
 # and WhatsApp give it: 'Acme Slack export Mar 1 2024 - Mar 14 2024.zip', 'WhatsApp Chat with Anna.zip' (Android),
@@ -100,7 +102,7 @@ def kind_of(path: str) -> str | None:
         return "note"
     if ext in ENEX_EXTENSIONS or (ext == ".zip" and is_chat_zip(path)):
         return "note"
-    if ext in EPUB_EXTENSIONS or ext in SLIDE_EXTENSIONS or ext in SUBTITLE_EXTENSIONS:
+    if ext in EPUB_EXTENSIONS or ext in SLIDE_EXTENSIONS or ext in SUBTITLE_EXTENSIONS or ext in RTF_EXTENSIONS:
         return "note"
     if ext in SPREADSHEET_EXTENSIONS:
         return "text"

@@ -21,8 +21,7 @@ from ingest.kinds import (BIBTEX_EXTENSIONS, EPUB_EXTENSIONS, LATEX_EXTENSIONS, 
                           PAGE_EXTENSIONS, TABLE_EXTENSIONS, WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, is_mailbox, kind_of,
                           kind_of_script, suffix)
 from ingest.kinds import ENEX_EXTENSIONS, OUTLOOK_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, TEXT_EXTENSIONS, chat_zip
-from ingest.kinds import is_log
-from ingest.kinds import SUBTITLE_EXTENSIONS
+from ingest.kinds import RTF_EXTENSIONS, SUBTITLE_EXTENSIONS, is_log
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -55,7 +54,7 @@ def _parse_file(path: str, data: bytes) -> Document:
     if suffix(path).lower() in WORD_EXTENSIONS:  # a zip of XML, not text
         from ingest.word import parse_word  # python-docx loads only when a Word document comes
         return parse_word(path, data)
-    if suffix(path).lower() in EPUB_EXTENSIONS:  # a zip of XHTML chapters, read as a Word document is
+    if suffix(path).lower() in EPUB_EXTENSIONS or suffix(path).lower() in RTF_EXTENSIONS:  # read as Word's (EPUB: XHTML)
         from ingest.word import parse_word
         return parse_word(path, data)
     if suffix(path).lower() in WORKBOOK_EXTENSIONS:  # a zip of XML: its sheets' rows as tables

@@ -17,11 +17,11 @@ WORD_BYTES = 64 << 20  # of a Word document read, as ingest reads it (ingest.fil
 
 
 def is_word(path: str, full: str) -> bool:
-    from ingest.kinds import (EPUB_EXTENSIONS, OUTLOOK_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS,
-                              WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, chat_zip, suffix)
+    from ingest.kinds import (EPUB_EXTENSIONS, OUTLOOK_EXTENSIONS, RTF_EXTENSIONS, SLIDE_EXTENSIONS,
+                              SPREADSHEET_EXTENSIONS, WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, chat_zip, suffix)
     from ingest.wechat import is_memotrace_page
     return suffix(path).lower() in (WORD_EXTENSIONS | EPUB_EXTENSIONS | WORKBOOK_EXTENSIONS  # a workbook's: ingest.xlsx
-                                    | SLIDE_EXTENSIONS | SPREADSHEET_EXTENSIONS | OUTLOOK_EXTENSIONS) \
+                                    | SLIDE_EXTENSIONS | SPREADSHEET_EXTENSIONS | OUTLOOK_EXTENSIONS | RTF_EXTENSIONS) \
         or chat_zip(path, full) or is_memotrace_page(path, full)  # a chat export zipped, MemoTrace's page (ingest.wechat)
 
 
