@@ -18,8 +18,9 @@ BIBTEX_EXTENSIONS = {".bib", ".bibtex"}
 LATEX_EXTENSIONS = {".tex", ".ltx"}
 # org-mode, reStructuredText and AsciiDoc read as notes by their headings (ingest.org, ingest.rst, ingest.asciidoc:
 # plain text before); a manual.rst beside the manual.pdf it builds stands for it, as a .tex does (the PDF its
-# attachment)
-MARKUP_EXTENSIONS = {".org": "org", ".rst": "rst", ".adoc": "asciidoc", ".asciidoc": "asciidoc"}
+# attachment); a Fountain screenplay by its scenes (ingest.fountain), the script.pdf beside it its export
+MARKUP_EXTENSIONS = {".org": "org", ".rst": "rst", ".adoc": "asciidoc", ".asciidoc": "asciidoc",
+                     ".fountain": "fountain"}
 SOURCE_NOTE_EXTENSIONS = BIBTEX_EXTENSIONS | LATEX_EXTENSIONS | set(MARKUP_EXTENSIONS)
 # Word documents and OpenDocument text, read as notes by their headings (ingest.word, ingest.odt); report.pdf beside
 # report.docx is its export: the PDF is its attachment, as a paper.tex's is. A macro-enabled .docm is a .docx's

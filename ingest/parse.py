@@ -54,7 +54,8 @@ def _parse_file(path: str, data: bytes) -> Document:
     if suffix(path).lower() in WORD_EXTENSIONS:  # a zip of XML, not text
         from ingest.word import parse_word  # python-docx loads only when a Word document comes
         return parse_word(path, data)
-    if suffix(path).lower() in EPUB_EXTENSIONS or suffix(path).lower() in RTF_EXTENSIONS:  # read as Word's (EPUB: XHTML)
+    # a zip of XHTML chapters, or Rich Text Format: read as a Word document is
+    if suffix(path).lower() in EPUB_EXTENSIONS or suffix(path).lower() in RTF_EXTENSIONS:
         from ingest.word import parse_word
         return parse_word(path, data)
     if suffix(path).lower() in WORKBOOK_EXTENSIONS:  # a zip of XML: its sheets' rows as tables
@@ -162,7 +163,8 @@ TELEGRAM_HEAD_CHARS = 64 * 1024  # of an HTML page, what tells it a page of Tele
 
 
 def markup_reader(ext: str):
-    """(parse, headings) of an org-mode, reStructuredText or AsciiDoc file's reader (kinds.MARKUP_EXTENSIONS)."""
+    """(parse, headings) of an org-mode, reStructuredText, AsciiDoc or Fountain file's reader
+    (kinds.MARKUP_EXTENSIONS)."""
     from importlib import import_module
     name = MARKUP_EXTENSIONS[ext]
     module = import_module(f"ingest.{name}")

@@ -26,8 +26,8 @@ MAX_BINDER_BYTES = 64 << 20  # of a .scrivx read (a binder of 10,000 scenes is a
 def binder_place(full: Path) -> tuple[list[str], str] | None:
     """(the binder folders holding it, its title part) of a Scrivener project's scene file ``full`` ('content.rtf',
     'notes.rtf', 'synopsis.txt' of Files/Data/<UUID>/, or Files/Docs/<ID>.rtf …): ([...'Chapter 3'], 'The Quay'),
-    '(notes)', '(synopsis)' or '(snapshot)' after the title of those. None for any other file, or a scene its binder does not
-    name."""
+    '(notes)', '(synopsis)' or '(snapshot)' after the title of those. None for any other file, or a scene its
+    binder does not name."""
     parts = full.parts
     project = next((i for i in range(len(parts) - 2, -1, -1) if parts[i].lower().endswith(".scriv")), None)
     if project is None:

@@ -60,7 +60,7 @@ SOURCES = (((".docx", ".odt", ".docm", ".fodt"), "Word document", "the PDF taken
            ((".pptx", ".ppsx", ".pptm", ".ppsm", ".potx", ".potm", ".odp", ".fodp"), "slide deck",
             "the PDF taken for its export or handout"),
            ((".tex", ".ltx"), "LaTeX source", "the PDF taken for what LaTeX typeset from it"),
-           ((".org", ".rst", ".adoc", ".asciidoc"), "source", "the PDF taken for what was built from it"))
+           ((".org", ".rst", ".adoc", ".asciidoc", ".fountain"), "source", "the PDF taken for what was built from it"))
 
 
 def stood_for(note: str) -> tuple[str, str]:
