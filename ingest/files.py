@@ -18,7 +18,7 @@ from ingest.chat import parse_slack_day, slack_day, slack_metadata
 from ingest.code_languages import SHEBANG_BYTES
 from ingest.discover import Rules, not_a_file, refused_link, why_not_indexed
 from ingest.document import NOTION_ID, Document, Skip
-from ingest.scrivener import title_scene
+from ingest.scrivener import own_file, title_scene
 from ingest.kinds import (EPUB_EXTENSIONS, FLAT_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS,
                           WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, chat_zip, is_mailbox, kind_of, suffix)
 from ingest.links import resolve_links, same_stem_pdf
@@ -62,6 +62,8 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
         raise Skip(f"a Google Keep note's page: {keep} beside it holds the note, read for it (it would show twice)")
     if (slack := slack_metadata(full)) is not None:
         raise Skip(slack)
+    if (scrivener := own_file(full)) is not None:  # Settings/recents.txt … (ingest.scrivener)
+        raise Skip(scrivener)
     read_at = time.time()
     if _size(full) > MAX_FILE_BYTES and _mailbox(path, full):  # a Takeout of gigabytes: read as it comes
         doc, seen, digest = read_mbox_file(full)

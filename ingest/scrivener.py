@@ -51,6 +51,19 @@ def binder_place(full: Path) -> tuple[list[str], str] | None:
     return folders, title if part == "content" else f"{title} ({part})"
 
 
+def own_file(full: Path) -> str | None:
+    """Why ``full`` is not read, when it is a file of a Scrivener project (a folder '*.scriv' holding its .scrivx)
+    that is none of its binder's documents (``SCENE_FILE``): Scrivener's own bookkeeping (Settings/recents.txt,
+    Files/version.txt, QuickLook/Preview.html), read as notes of their own before; None for any other file."""
+    parts = full.parts
+    project = next((i for i in range(len(parts) - 2, -1, -1) if parts[i].lower().endswith(".scriv")), None)
+    if project is None or SCENE_FILE.fullmatch("/".join(parts[project + 1:])) is not None:
+        return None
+    if _binder_file(Path(*parts[:project + 1])) is None:  # a folder named .scriv, no project
+        return None
+    return "a Scrivener project's own file, none of its binder's documents (its scenes, notes and synopses are read)"
+
+
 def title_scene(full: Path, doc: Document) -> None:
     """Title ``doc``, read from ``full``, by its binder title and head its passages with the folders holding it,
     when it is a Scrivener project's scene, its notes or its synopsis (``binder_place``)."""

@@ -81,6 +81,8 @@ def read_word(target: paths.Target, indexed, start: int, end: int | None, offset
             "attachment read]", data
     if target.relative.lower().endswith(".epub"):
         return text + "\n[an EPUB book: its chapters' text as Sift reads it, a line a paragraph]", data
+    if target.relative.lower().endswith(".rtf"):  # ingest.rtf
+        return text + "\n[an RTF document: its text as Sift reads it, a line a paragraph]", data
     if target.relative.lower().endswith((".html", ".htm")):  # MemoTrace's page (ingest.wechat.is_memotrace_page)
         return text + "\n[a WeChat chat exported by MemoTrace as a web page: its messages as Sift reads them, a " \
             "day's heading then its messages, a line each]", data

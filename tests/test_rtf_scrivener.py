@@ -76,12 +76,15 @@ def test_a_scrivener_scene_is_titled_by_its_binder_and_searched_and_read_as_its_
         "Novel.scriv/Novel.scrivx": BINDER,
         f"Novel.scriv/Files/Data/{UUIDS[0]}/synopsis.txt": "Mara meets the captain and learns his brother is dead.\n",
         "Bible/characters.md": "# Mara Quill\n\nEyes: green.\n",
+        "Novel.scriv/Settings/recents.txt": "Meeting at the Quay\nNight Crossing\n",  # Scrivener's, not the writer's
         f"Novel.scriv/Snapshots/{UUIDS[1]}.snapshots/2026-02-01-10-00-00-0100.rtf": "{\\rtf1 Maria crossed alone.}"})
     for uuid, body in zip(UUIDS, (QUAY, rtf("The crossing to Madeira took four days."))):
         (root / f"Novel.scriv/Files/Data/{uuid}").mkdir(parents=True, exist_ok=True)
         (root / f"Novel.scriv/Files/Data/{uuid}/content.rtf").write_bytes(body)
     published = ingest(root, "novel")["published"]
-    assert ".rtf" not in published["unread"] and published["failures"] == [], published
+    assert ".rtf" not in published["unread"], published
+    assert [(f["path"], f["state"]) for f in published["failures"]] == [("Novel.scriv/Settings/recents.txt",
+                                                                          "skipped")], published["failures"]
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
 
     def found(query: str):
@@ -96,6 +99,7 @@ def test_a_scrivener_scene_is_titled_by_its_binder_and_searched_and_read_as_its_
     assert found('"my brother has been dead since March"')[0][0] == scene
     assert found("Sodré")[0][0] == scene
     assert found("Night Crossing")[0][1:3] == ("Night Crossing", "Manuscript")
+    assert not any("Settings/" in hit[0] for hit in found("Night Crossing")), found("Night Crossing")
     assert found("Maria crossed")[0][1:3] == ("Night Crossing (snapshot)", "Manuscript")  # an earlier version
     synopsis = next(hit for hit in found("learns his brother") if hit[0].endswith("synopsis.txt"))
     assert synopsis[1] == "Meeting at the Quay (synopsis)", synopsis
@@ -103,3 +107,5 @@ def test_a_scrivener_scene_is_titled_by_its_binder_and_searched_and_read_as_its_
     shown, data = reading.read(Sift(load()), f"novel/{scene}", first, last, None)
     assert "His eyes were amber — the colour of weak tea." in shown and "\\par" not in shown, shown
     assert "cocoartf" not in shown and data["total_lines"] == 3, (shown, data)
+    assert "[an RTF document: its text as Sift reads it" in shown, shown  # not 'a Word document'
+
