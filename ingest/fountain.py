@@ -5,7 +5,8 @@ syntax) read as notes by their scenes: each scene heading (``INT. HARBOURMASTER'
 the harbourmaster's office' names the scene. Read as nothing before (a kind Sift did not read).
 
 The title page (``Title:``, ``Credit:``, ``Author:``, ``Draft date:`` … before the first blank line) titles the
-script by its ``Title:`` (else its file's name) and stays text, so its author and date are found. The boneyard
+script by its ``Title:`` (else its file's name), its ``Author:`` is the script's author (as a PDF's: search's author
+filter, a hit's '(by …)'), and it stays text, so its author and date are found. The boneyard
 (``/* … */``, text the writer put aside) is left out; dialogue, action, notes (``[[…]]``), synopses (``= …``) and
 transitions stay as written, each line the file's line, so a hit's lines are the file's."""
 from __future__ import annotations
@@ -25,9 +26,11 @@ SCENE_LEVEL = 7  # below every section's (# … ######)
 
 
 def parse_fountain(path: str, text: str) -> Document:
-    shown, headings, title = _read(text)
+    shown, headings, page = _read(text)
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    return Document(kind="note", title=title or title_from_name(stem),
+    author = page.get("author") or page.get("authors") or page.get("written by")
+    meta = {"author": author} if author else {}  # as a PDF's or a .docx's: '(by …)', and search's author filter
+    return Document(kind="note", title=page.get("title") or title_from_name(stem), meta=meta,
                     sections=sections_at_headings(shown, headings, 0, len(shown), bare_opens_next=True))
 
 
@@ -37,11 +40,11 @@ def fountain_headings(text: str) -> list[tuple[int, int, str]]:
     return _read(text)[1]
 
 
-def _read(text: str) -> tuple[list[str], list[tuple[int, int, str]], str]:
-    """(the lines as read, the boneyard blanked; the headings; the title page's title)."""
+def _read(text: str) -> tuple[list[str], list[tuple[int, int, str]], dict[str, str]]:
+    """(the lines as read, the boneyard blanked; the headings; the title page's values by their lowercase keys)."""
     lines = text.split("\n")
     shown = _without_boneyard(lines)
-    title, start = _title_page(shown)
+    page, start = _title_page(shown)
     headings = []
     for index in range(start, len(shown)):
         line = shown[index].strip()
@@ -56,7 +59,7 @@ def _read(text: str) -> tuple[list[str], list[tuple[int, int, str]], str]:
             below = shown[index + 1].strip() if index + 1 < len(shown) else ""
             if name and not below:  # a scene heading has a blank line after it too
                 headings.append((index, SCENE_LEVEL, name))
-    return shown, headings, title
+    return shown, headings, page
 
 
 def _without_boneyard(lines: list[str]) -> list[str]:
@@ -81,13 +84,15 @@ def _without_boneyard(lines: list[str]) -> list[str]:
     return shown
 
 
-def _title_page(lines: list[str]) -> tuple[str, int]:
-    """(the title page's Title, the line after the title page), ('', 0) for a script without one: its first line
-    'Key: value' (not a scene heading), lines up to the first blank one."""
+def _title_page(lines: list[str]) -> tuple[dict[str, str], int]:
+    """(the title page's values by their lowercase keys, 'title', 'author' …, each value's lines joined, its emphasis
+    marks left out; the line after the title page), ({}, 0) for a script without one: its first line 'Key: value'
+    (not a scene heading), lines up to the first blank one."""
     first = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
     if first == len(lines) or not TITLE_KEY.fullmatch(lines[first].strip()) or SCENE.match(lines[first].strip()):
-        return "", 0
-    title, key, end = [], "", first
+        return {}, 0
+    values: dict[str, list[str]] = {}
+    key, end = "", first
     while end < len(lines) and lines[end].strip():
         line = lines[end]
         pair = TITLE_KEY.fullmatch(line.strip()) if not line[:1].isspace() else None
@@ -96,7 +101,7 @@ def _title_page(lines: list[str]) -> tuple[str, int]:
             value = pair.group(2)
         else:
             value = line
-        if key == "title" and value.strip():
-            title.append(EMPHASIS.sub("", value).strip())
+        if value.strip():
+            values.setdefault(key, []).append(EMPHASIS.sub("", value).strip())
         end += 1
-    return " ".join(title), end
+    return {key: " ".join(parts) for key, parts in values.items()}, end

@@ -51,6 +51,7 @@ def test_a_fountain_script_is_cut_at_its_scenes_under_its_acts_titled_by_its_tit
     assert kind_of("Screenplay/Harbour.fountain") == "note"
     doc = parse_file("Screenplay/Harbour.fountain", SCRIPT.encode())
     assert doc.kind == "note" and doc.title == "THE HARBOUR", doc.title
+    assert doc.meta["author"] == "J. Writer", doc.meta
     parts = [(s.heading_path, s.start_line, s.end_line) for s in doc.sections]
     assert parts == [([], 1, 5),  # the title page: its author and date stay text
                      (["ACT ONE", "INT. HARBOURMASTER'S OFFICE - DAY"], 7, 21),
@@ -65,6 +66,7 @@ def test_a_screenplay_is_searched_by_its_scenes_and_a_scene_read_by_its_heading(
     from mcp_server import reading
     from mcp_server.service import Sift
     from search.query.engine import Engine
+    from search.query.filters import Filters
     from search.settings import load
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     root = write_tree(tmp_path / "writing", {"Screenplay/Harbour.fountain": SCRIPT, "notes.md": "# Notes\n\nrain\n"})
@@ -74,6 +76,8 @@ def test_a_screenplay_is_searched_by_its_scenes_and_a_scene_read_by_its_heading(
     hits = engine.search("harbourmaster office", mode="keyword").hits
     assert (hits[0].path, hits[0].title, hits[0].heading_path) == (
         "Screenplay/Harbour.fountain", "THE HARBOUR", "ACT ONE > INT. HARBOURMASTER'S OFFICE - DAY"), hits[0]
+    assert [h.path for h in engine.search("rain", mode="keyword", filters=Filters(author="J. Writer")).hits] == [
+        "Screenplay/Harbour.fountain"], "the author filter: its title page's Author"
     line = engine.search('"then I\'ll wait for the weather"', mode="keyword").hits[0]
     assert (line.path, line.start_line) == ("Screenplay/Harbour.fountain", 7), line
     shown, data = reading.read(Sift(load()), "writing/Screenplay/Harbour.fountain", None, None, None,
