@@ -57,8 +57,13 @@ def test_rtf_is_read_as_its_text_its_escapes_decoded_its_control_words_and_group
         "“Captain Ferreira?” Mara asked. His eyes were amber — the colour of weak tea.",
         "“My brother has been dead since March,” said the captain on the Cais do Sodré.",
         "The end 星?"], text
-    titled = parse_file("letter.rtf", b"{\\rtf1\\ansi{\\info{\\title The Caf\\'e9 Letter}{\\author J}}\\pard Dear M.\\par}")
+    titled = parse_file("letter.rtf", b"{\\rtf1\\ansi{\\info{\\title The Caf\\'e9 Letter}{\\author Ana Sousa}}"
+                                      b"\\pard Dear M.\\par}")
     assert titled.title == "The Café Letter" and titled.sections[0].text == "Dear M.", titled
+    assert titled.meta["author"] == "Ana Sousa", titled.meta  # as a .docx's: search's author filter
+    pictured = parse_file("figure.rtf", b"{\\rtf1 Before {\\*\\shppict{\\pict\\pngblip 89504e47{\\*\\blipuid 0a}1a0a}}"
+                                         b"after \\{the picture\\}.\\par{\\pict 00}End.}")
+    assert pictured.sections[0].text == "Before after {the picture}.\nEnd.", pictured.sections  # its hex cut
     with pytest.raises(Skip, match="no RTF"):
         parse_file("notes.rtf", b"just text saved with the wrong name\n")
 
