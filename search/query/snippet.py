@@ -20,6 +20,7 @@ _LETTER = rf"[^\W_{CJK_RANGES}]"
 _START, _END = rf"(?<!{_LETTER})", rf"(?!{_LETTER})"
 _ALPHA = rf"[^\W\d_{CJK_RANGES}]"  # a letter: what a stem's ending may add ('index' + 'ed')
 
+POSSESSIVE = re.compile(r"(?<=[^\W\d_])['’]s\b")  # an English possessive's ending: "Mara's", "the captain’s"
 LINE_BREAK = " ⏎ "  # between a log's lines in a snippet (snippet_window's ``lines``)
 MARKED = 64  # query words a snippet marks at most
 WIDTH = 240  # columns: a Chinese (Japanese, Korean, full-width) character takes two, as on a terminal
@@ -435,7 +436,9 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
     phrases = name_phrases(query)  # 'UserName' is searched as 'user name' too (keyword search)
     # a date is marked whole, in any of its forms (``date_patterns``), not word by word: the 日 of 3月13日の日報 marked
     # 今**日の**作業 (日 and the pair 日の of the run 日の日報), 明**日**
-    for word in WORD.findall(without_elisions(normalise(without_dates(unicodedata.normalize("NFKC", query))))):
+    # a possessive's 's is no word of its own: "the captain's eyes" marked every 's of a passage, father'**s**
+    asked = POSSESSIVE.sub("", unicodedata.normalize("NFKC", query))
+    for word in WORD.findall(without_elisions(normalise(without_dates(asked)))):
         pieces = split_scripts(word)
         for at, piece in enumerate(pieces):  # as search splits it: '曲美contract' is 曲美 and contract
             if piece in skip or particle_after_name(pieces, at):  # 'Docker를' marks Docker, not every 를
@@ -536,6 +539,8 @@ _KOREAN_WORD_END = "(?=(?:에서|에게|한테|으로|부터|까지|처럼|이�
 def _word(form: str) -> str:
     """A folded word as a pattern (its start aside): whole, or its stem, so 'indexing' marks 'indexed' too; a stem
     ends a word, as the index's tokens do: 'Müller' marked @**mueller**2021graph, a citekey search never matched."""
+    if len(form) == 3 and form.isalpha():  # a short word and its plural, as keyword search finds it: 'eye', Eyes
+        return f"(?i:{re.escape(form)}(?:e?s)?)" + _END
     if len(form) < 4 or not form.isalpha():  # 'topic3', 'sha256', '2024' are words, not stems
         return f"(?i:{re.escape(form)})" + _END
     return f"(?i:{re.escape(form[: max(4, len(form) - 3)])})" + _ALPHA + "*" + _END
