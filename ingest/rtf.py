@@ -25,9 +25,10 @@ BRACE = re.compile(rb"\\.|[{}]", re.DOTALL)  # a brace, or an escaped character 
 SPACES = re.compile(r"[ \t\u00a0]+")
 
 
-def rtf_text(data: bytes):
-    """An .rtf read, as ingest.word.WordText: its paragraphs a line each, its info title. Raises Skip when it is
-    no RTF."""
+def rtf_text(data: bytes, path: str = ""):
+    """An .rtf read, as ingest.word.WordText: its paragraphs a line each, its info title (else, for the TXT.rtf of a
+    TextEdit document saved with pictures, 'Letter.rtfd/TXT.rtf', its folder's name: 'Letter'). Raises Skip when it
+    is no RTF."""
     from ingest.word import WordText
     if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{\\rtf"):
         raise Skip("no RTF: it does not begin {\\rtf")
@@ -36,6 +37,9 @@ def rtf_text(data: bytes):
     title, author = INFO_TITLE.search(data[:INFO_BYTES]), INFO_AUTHOR.search(data[:INFO_BYTES])
     if title:
         read.title = _clean(_plain(b"{\\rtf1 " + title.group(1) + b"}"))
+    folder = path.rsplit("/", 2)[-2] if path.count("/") else ""
+    if not read.title and folder.lower().endswith(".rtfd") and len(folder) > 5:  # the document is the folder
+        read.title = folder[:-5]
     if author:  # as a .docx's core properties' author, unless a placeholder a program wrote
         from ingest.recorded_author import recorded_author
         read.author = recorded_author(_clean(_plain(b"{\\rtf1 " + author.group(1) + b"}")))

@@ -150,7 +150,7 @@ def word_text(data: bytes, path: str = "") -> WordText:
         return epub_text(data)
     if path.lower().endswith(".rtf"):  # Rich Text Format: its paragraphs (ingest.rtf)
         from ingest.rtf import rtf_text
-        return rtf_text(data)
+        return rtf_text(data, path)
     if path.lower().endswith(".msg"):  # Outlook's message: its text as indexed, its attachments' (ingest.outlook_msg)
         from ingest.outlook_msg import msg_text
         return msg_text(data, path)

@@ -64,6 +64,8 @@ def test_rtf_is_read_as_its_text_its_escapes_decoded_its_control_words_and_group
     pictured = parse_file("figure.rtf", b"{\\rtf1 Before {\\*\\shppict{\\pict\\pngblip 89504e47{\\*\\blipuid 0a}1a0a}}"
                                          b"after \\{the picture\\}.\\par{\\pict 00}End.}")
     assert pictured.sections[0].text == "Before after {the picture}.\nEnd.", pictured.sections  # its hex cut
+    rtfd = parse_file("letters/To Ines.rtfd/TXT.rtf", b"{\\rtf1 Dear Ines.}")  # TextEdit's, saved with a picture
+    assert rtfd.title == "To Ines", rtfd.title
     with pytest.raises(Skip, match="no RTF"):
         parse_file("notes.rtf", b"just text saved with the wrong name\n")
 
