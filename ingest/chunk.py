@@ -388,7 +388,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # card a row under the deck's name and 'Front | Back' (ingest.flashcards), where it was one passage of every card, ids
 # and header lines among them, and a .csv's first card its column names. A Word equation (OMML), a PowerPoint slide's
 # too, is its text in about Word's linear form (ingest.word_math), where it was left out. R Markdown (.Rmd) and Quarto
-# (.qmd) documents are read as Markdown notes (kinds Sift did not read).
+# (.qmd) documents are read as Markdown notes (kinds Sift did not read). A Scrivener project's scene, its notes and
+# synopsis (synopsis.txt was read, titled 'synopsis.txt') are titled by the scene's binder title, under the binder
+# folders holding it, 'Meeting at the Quay — Manuscript > Part One' (ingest.scrivener); .rtf is read.
 VERSION = 32
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
