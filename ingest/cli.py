@@ -285,6 +285,9 @@ def build_parser() -> argparse.ArgumentParser:
     info.set_defaults(func=cmd_model_info)
     for chooser in (commands, model_commands):  # named by its choices in the usage, not by 'command' / 'model_command'
         chooser.metavar = "{" + ",".join(chooser.choices) + "}"
+        for listed in chooser._choices_actions:  # `ingest stats --help` gave usage and flags, no word of what it does
+            told = chooser.choices[listed.dest]
+            told.description = told.description or listed.help[0].upper() + listed.help[1:] + "."
     return parser
 
 
