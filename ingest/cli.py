@@ -1271,8 +1271,20 @@ def _check_collection(settings, name: str | None) -> tuple[dict[str, str], str |
         conn.close()
     registered = collection_named(name, roots) if name else name
     if name and registered is None:  # an empty one: the engine refuses it, saying why
-        raise LookupError(unknown_collection(name, roots))
+        raise LookupError(_folder_named(name, roots) or unknown_collection(name, roots))
     return roots, registered
+
+
+def _folder_named(given: str, roots: dict[str, str]) -> str | None:
+    """A collection's folder given for its name (`ingest remove ~/notes`, `--collection ./notes`) is told the name:
+    it was 'no collection named '/home/me/notes'; collections: notes', as if the folder were not indexed."""
+    if "/" not in given and given not in (".", "~"):
+        return None
+    folder = os.path.realpath(os.path.expanduser(given))
+    for name, root in roots.items():
+        if os.path.realpath(root) == folder:
+            return f"{given!r} is the folder of the collection {name!r}: give the collection's name, {shlex.quote(name)}"
+    return None
 
 
 def _place(hit) -> str:

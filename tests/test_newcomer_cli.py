@@ -34,3 +34,32 @@ def test_each_commands_help_says_what_it_does():
     stats = " ".join(dict((" ".join(w), p) for w, p in commands)["stats"].format_help().split())
     assert "Collections, generations, per-stage progress, failures." in stats, stats
     assert "collections, generations, per-stage progress, failures" in listed, "the list keeps its own wording"
+
+
+@pytest.mark.parametrize("given", ["{root}", "{root}/", "."])
+def test_a_collections_folder_given_for_its_name_is_told_the_name(sift_env, tmp_path, monkeypatch, capsys, given):
+    """`ingest remove ~/notes` said "no collection named '/home/me/notes'; collections: notes", as if the folder
+    were not indexed; `--collection .` in the folder the same."""
+    from ingest import cli
+    from search.index import db, store
+    from search.settings import load
+    root = tmp_path / "notes"
+    root.mkdir()
+    conn = db.connect(load().index_path)
+    store.ensure_collection(conn, "notes", str(root))
+    conn.commit()
+    conn.close()
+    monkeypatch.chdir(root)
+    given = given.format(root=root)
+
+    assert cli.main(["remove", given]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == (f"ingest: error: {given!r} is the folder of the collection 'notes': give the "
+                           "collection's name, notes"), err
+    assert cli.main(["files", "--collection", given]) == 2
+    assert "is the folder of the collection 'notes'" in capsys.readouterr().err
+
+    assert cli.main(["remove", str(tmp_path / "other")]) == 2  # no collection's folder: the known names, as before
+    assert "no collection named" in capsys.readouterr().err
+    assert cli.main(["remove", "notes"]) == 0, "the name still removes it"
+    assert capsys.readouterr().out.startswith("removed collection 'notes'")
