@@ -160,6 +160,13 @@ SIFT_INCLUDE, SIFT_CHUNK_TOKENS ...): set them where you start it. --model and t
 flags given to enqueue do not reach it."""
 
 
+# --kind: which files each kind holds, as the MCP tools' `kind` says (mcp_server.tools.Kind). 'only files of this
+# kind' left a newcomer to guess where a Word document or a spreadsheet is (a note; text).
+KIND_HELP = ("only files of this kind: note is Markdown and what is read as notes (Word, EPUB, slide decks, mail, "
+             "Evernote, org, LaTeX …); code; pdf; text is plain text, CSV, spreadsheets; mail is those notes that "
+             "are mail (.eml, Outlook .msg, mailboxes)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="ingest", description="Index folders of notes, code and PDFs for Sift.", epilog=INDEXING_NOTE,
                     formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -232,7 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="keyword: exact words (BM25); semantic: meaning (embeddings); hybrid (default): both")
     find.add_argument("--collection", help="only this collection (ingest stats lists them)")
     find.add_argument("--path-prefix", help="only files under this folder of the collection, e.g. clients/")
-    find.add_argument("--kind", choices=["note", "code", "pdf", "text", "mail"], help="only files of this kind")
+    find.add_argument("--kind", choices=["note", "code", "pdf", "text", "mail"], help=KIND_HELP)
     find.add_argument("--glob", help="only paths (relative to the collection's folder) matching this shell pattern, "
                                      "e.g. '*.go' (without '/': the file name in any folder) or 'src/**/*.{ts,tsx}'")
     find.add_argument("--modified-after", metavar="DATE",
@@ -263,7 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
     # the MCP tool's filters: 'mail like this one from 2019' was refused 'unrecognized arguments: --date-after'
     like.add_argument("--collection", help="only passages of this collection")
     like.add_argument("--path-prefix", help="only files under this folder of the collection, e.g. clients/")
-    like.add_argument("--kind", choices=["note", "code", "pdf", "text", "mail"], help="only files of this kind")
+    like.add_argument("--kind", choices=["note", "code", "pdf", "text", "mail"], help=KIND_HELP)
     like.add_argument("--glob", help="only paths (relative to the collection's folder) matching this shell pattern")
     like.add_argument("--date-after", metavar="DATE",
                       help="only passages about a date at or after this one, as search's --date-after")

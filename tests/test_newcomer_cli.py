@@ -63,3 +63,18 @@ def test_a_collections_folder_given_for_its_name_is_told_the_name(sift_env, tmp_
     assert "no collection named" in capsys.readouterr().err
     assert cli.main(["remove", "notes"]) == 0, "the name still removes it"
     assert capsys.readouterr().out.startswith("removed collection 'notes'")
+
+
+@pytest.mark.parametrize("command", ["search", "similar"])
+def test_kind_says_which_files_each_kind_holds(command):
+    """`--kind {note,code,pdf,text,mail}` said 'only files of this kind': where a Word document or a spreadsheet
+    is, the MCP tool's `kind` said, the command did not. Each kind it names holds what the reader makes of it."""
+    from ingest import kinds
+    from ingest.cli import build_parser
+    sub = next(a for a in build_parser()._actions if a.dest == "command").choices[command]
+    said = " ".join(sub.format_help().split())
+    kind = said[said.index("--kind {note,code,pdf,text,mail} "):said.index(" --glob")]
+    assert "note is Markdown" in kind and "Word" in kind and "spreadsheets" in kind and ".eml" in kind, kind
+    for name, shown in [("report.docx", "note"), ("book.epub", "note"), ("deck.pptx", "note"),
+                        ("rows.csv", "text"), ("sheet.xlsx", "text"), ("paper.pdf", "pdf"), ("notes.md", "note")]:
+        assert kinds.kind_of(name) == shown, name
