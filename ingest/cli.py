@@ -937,6 +937,7 @@ def cmd_files(args) -> int:
         data = listing.files(conn, where, args.glob, args.sort, args.limit, roots, CLI, listed_kind,
                              left_out=lambda root, rel: why_not_indexed(root, rel, rules), dated=dated,
                              tags=wanted_tags(args.tag or ()), away=away)
+        unscanned = set(listing.unscanned(conn, args.collection)) & set(data["notes"])
     finally:
         conn.close()
     for f in data["files"]:
@@ -956,6 +957,8 @@ def cmd_files(args) -> int:
     more = f": {hint}" if hint else ""
     print(f"({count(data['total'], 'file')}; showing {data['shown']}, {order}{more})" if data["total"]
           else "no files match")
+    if unscanned and not data["total"]:  # said 'once a worker has scanned it', not where to watch or how to start one
+        print(_progress_line())
     return 0
 
 

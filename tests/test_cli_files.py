@@ -241,14 +241,18 @@ def text_of(answer) -> str:
 def test_a_collection_no_scan_has_listed_yet_says_so(env, tmp_path):
     """Right after `ingest enqueue`, before a worker has scanned the folder, the listing answered a bare 'no files
     match', as for an empty folder; it says the collection has not been scanned yet (once a scan is under way,
-    its files are listed as pending and the note goes)."""
+    its files are listed as pending and the note goes). It then said nothing of where to watch the scan or how to
+    start the worker that makes it, as search does: it gives both."""
     from search.index import db, store
     root = write_tree(tmp_path / "waiting", {"a.md": "# A\n"})
     conn = db.connect(os.path.join(env["SIFT_HOME"], "index.db"))
     collection = store.ensure_collection(conn, "waiting", str(root))
-    assert lines(run_ingest(env, "files")) == [
+    said = lines(run_ingest(env, "files"))
+    assert said[:2] == [
         "note: collection 'waiting' has not been scanned yet: its files are listed once a worker has scanned it",
-        "no files match"]
+        "no files match"], said
+    assert len(said) == 3 and said[2].startswith("progress: ingest stats --watch   (needs a running worker; start "
+                                                 "one with: ") and "huey_consumer workers.app.huey" in said[2], said
     store.begin_generation(conn, collection["id"], None)
     conn.close()
     assert lines(run_ingest(env, "files")) == ["no files match"]
