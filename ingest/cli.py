@@ -853,7 +853,8 @@ def cmd_remove(args) -> int:
     settings = load()
     roots, name = _check_collection(settings, args.collection)  # an unknown name is refused, naming the known
     if name not in roots:
-        raise LookupError(f"no collection named {name!r}: no index yet at {settings.index_path}")
+        raise LookupError(f"no collection named {name!r}: no index yet at {settings.index_path}"
+                          f"{_home_meant(settings.index_path.parent)}")  # a slip in SIFT_HOME: the home meant
     conn = db.connect(settings.index_path)
     try:
         row = collection_reads.collections(conn, name)[0]
@@ -1221,7 +1222,8 @@ def cmd_similar(args) -> int:
         raise ValueError(problem)
     target = _indexed_file(settings, args.path, roots) if args.path is not None and roots else None
     if args.path is not None and target is None:
-        raise LookupError(f"no index at {settings.index_path}: run `ingest enqueue PATH` first")
+        raise LookupError(f"no index at {settings.index_path}: run `ingest enqueue PATH` first"
+                          f"{_home_meant(settings.index_path.parent)}")  # a slip in SIFT_HOME, as search says it
     answer = from_settings(settings).similar(chunk_id=args.chunk_id, path=target, limit=args.limit, filters=filters,
                                              said=("ingest stats", f"ingest enqueue {shlex.quote(roots[target[0]])}"
                                                    if target else "ingest enqueue"))

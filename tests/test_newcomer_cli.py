@@ -78,3 +78,23 @@ def test_kind_says_which_files_each_kind_holds(command):
     for name, shown in [("report.docx", "note"), ("book.epub", "note"), ("deck.pptx", "note"),
                         ("rows.csv", "text"), ("sheet.xlsx", "text"), ("paper.pdf", "pdf"), ("notes.md", "note")]:
         assert kinds.kind_of(name) == shown, name
+
+
+def test_remove_and_similar_in_a_slip_of_the_home_name_the_home_meant(tmp_path, monkeypatch, capsys):
+    """SIFT_HOME=~/.sfit: stats, search, files, retry-failed and compact named the home beside it that holds an
+    index; `ingest remove notes` and `ingest similar FILE` said only 'no index yet at …/.sfit/index.db', as if the
+    notes indexed into ~/.sift were gone."""
+    from ingest import cli
+    from search.index import db
+    db.connect(tmp_path / ".sift" / "index.db").close()  # a real index, made as a worker makes it
+    monkeypatch.setenv("SIFT_HOME", str(tmp_path / ".sfit"))
+    meant = f"; did you mean the home {tmp_path / '.sift'}, which holds an index?\n"
+    assert cli.main(["remove", "notes"]) == 2
+    assert capsys.readouterr().err == (f"ingest: error: no collection named 'notes': no index yet at "
+                                       f"{tmp_path / '.sfit' / 'index.db'}{meant}")
+    assert cli.main(["similar", "notes/a.md"]) == 2
+    assert capsys.readouterr().err == (f"ingest: error: no index at {tmp_path / '.sfit' / 'index.db'}: run `ingest "
+                                       f"enqueue PATH` first{meant}")
+    assert not (tmp_path / ".sfit").exists(), "a command that only reads makes no home"
+    monkeypatch.setenv("SIFT_HOME", str(tmp_path / "elsewhere"))  # no home close to it: said as before
+    assert cli.main(["remove", "notes"]) == 2 and "did you mean" not in capsys.readouterr().err
