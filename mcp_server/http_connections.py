@@ -30,18 +30,21 @@ def protocol(read_seconds: float, max_connections: int = MAX_CONNECTIONS) -> typ
             self._arm()
 
         def on_response_complete(self) -> None:
-            super().on_response_complete()
-            self._arm()  # the next request on this connection gets its own time
+            answered = self.cycle
+            super().on_response_complete()  # may begin a request pipelined behind it, read whole already
+            self._arm(answered)  # the next request on this connection gets its own time
 
         def connection_lost(self, exc) -> None:
             if self._deadline is not None:
                 self._deadline.cancel()
             super().connection_lost(exc)
 
-        def _arm(self) -> None:
+        def _arm(self, answered=None) -> None:
+            """The deadline for the request after ``answered`` (the cycle current now when None): one begun since,
+            which came pipelined behind it, is past waiting for unless its body is still to come."""
             if self._deadline is not None:
                 self._deadline.cancel()
-            self._waiting_for = self.cycle
+            self._waiting_for = self.cycle if answered is None else answered
             self._deadline = self.loop.call_later(read_seconds, self._too_slow)
 
         def _too_slow(self) -> None:
