@@ -1123,6 +1123,15 @@ def _opens_next(lines: list[str], after: int | None, line: int) -> bool:
     return after is not None and not any(lines[i].strip() for i in range(after, line))
 
 
+def _drawing_comment(lines: list[str], start: int, stop: int) -> int:
+    """Where the '%%' comment a drawing's data (at ``stop``) is in opens, nothing but blank lines and headings ('#
+    Drawing') between them; ``stop`` where none does. Any '%%' above was taken for it: a comment closed before the
+    note's text, that text and a drawing not in a comment, lost the text between them."""
+    at = stop - 1
+    while at >= start and (not lines[at].strip() or lines[at].lstrip().startswith("#")):
+        at -= 1
+    return at if at >= start and lines[at].strip() == "%%" else stop
+
 def _add(sections: list[Section], lines: list[str], offsets: list[int], begin: int, end: int,
          heading_path: list[str], blocks: list, drawings: list = (), tagged: list = ()):
     """The section of lines [begin, end), or the pieces of it around drawings: a piece of marks only (the '%%'
@@ -1143,7 +1152,7 @@ def _add(sections: list[Section], lines: list[str], offsets: list[int], begin: i
         return _add_lines(sections, lines, offsets, begin, end, heading_path, blocks)
     for n, (start, stop) in enumerate(zip([begin, *(b for _, b in cuts)], [*(a for a, _ in cuts), end])):
         if n < len(cuts):  # the comment the drawing's data is in, from its '%%' ('# Drawing' under it), is no text
-            stop = next((i for i in range(stop - 1, start - 1, -1) if lines[i].strip() == "%%"), stop)
+            stop = _drawing_comment(lines, start, stop)
         if any(c.isalnum() for line in lines[start:stop] for c in line):
             _add_lines(sections, lines, offsets, max(start, begin), min(stop, end), heading_path, blocks)
 

@@ -624,3 +624,16 @@ def test_a_wiki_link_with_its_bar_escaped_in_a_table_names_its_note():
     linking notes."""
     note = "| what | where |\n|---|---|\n| roof | [[Garden Shed\\|the shed]], [[Tools#Saws\\|saws]] |\n"
     assert parse_markdown("n.md", note).meta["wiki_links"] == ["Garden Shed", "Tools"]
+
+
+def test_the_text_between_a_closed_comment_and_a_drawing_is_kept():
+    """A drawing's data not in a comment, below a '%%' comment closed above the note's text: the text between them
+    was taken for the drawing's comment and made no passage (chunker version 32's Excalidraw clause)."""
+    note = ("# Plan\n\nIntro.\n\n%%\nprivate aside\n%%\n\nThe budget meeting moved to Friday.\n\n"
+            "```compressed-json\nN4KAkARALgngDgUwgLgAQQQwMYEMA2AlgCYBOuA7hADTgQBuCpAzoQPYB2KqATLZ\n```\n\nAfter it.\n")
+    doc = parse_markdown("Plan.md", note)
+    assert any("The budget meeting moved to Friday." in s.text for s in doc.sections), doc.sections
+    drawn = note.replace("Friday.\n\n```", "Friday.\n\n%%\n# Drawing\n```").replace("```\n\nAfter", "```\n%%\n\nAfter")
+    doc = parse_markdown("Plan.md", drawn)  # the drawing in its own comment, as Excalidraw writes it: no '# Drawing'
+    assert any("Friday." in s.text for s in doc.sections) and not any("Drawing" in s.text for s in doc.sections), \
+        doc.sections
