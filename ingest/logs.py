@@ -47,7 +47,9 @@ def stamp(line: str) -> float | None:
 
 def parse_log(text: str, title: str) -> Document:
     """``text`` (a log's) as sections of a day each, dated by its first timestamp; one undated section where no
-    line begins with a time."""
+    line begins with a time. A day begins where a line's time first passes the day before: lines of an earlier
+    day among a later one's (two clocks' lines interleaved, one UTC and one local, around midnight) stay in it,
+    where each began a section, a passage a line (3,000 passages for a 3,000-line log, 94 kept so)."""
     lines = text.split("\n")
     while lines and not lines[-1].strip():
         lines.pop()
@@ -58,7 +60,7 @@ def parse_log(text: str, title: str) -> Document:
         if when is None:
             continue
         today = datetime.fromtimestamp(when).date()
-        if today != day:
+        if day is None or today > day:  # a line of an earlier day stays in the day it is among (``parse_log``)
             day = today
             if starts[-1][1] is None and not any(lines[i].strip() for i in range(starts[-1][0], row)):
                 starts[-1] = (starts[-1][0], when)  # nothing undated before it: the first day begins the file

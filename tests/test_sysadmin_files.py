@@ -220,3 +220,14 @@ def test_a_passage_deep_in_a_server_block_says_which_server_it_is(tmp_path):
     deep = next(s for s in sections if "space59" in s.text)
     assert deep.heading_path == ["wiki", "server wiki.example.com", "location /space59/"], deep
     assert deep.text.startswith("    location /space59/ {") and deep.end_line == end.start_line - 1
+
+
+def test_a_logs_interleaved_days_make_no_passage_a_line():
+    """Two clocks' lines interleaved (one UTC, one local, around midnight) alternate between two days: each line
+    began a day's section of its own, a passage a line. A line of an earlier day stays in the day it is among."""
+    from ingest.chunk import chunk_document
+    from ingest.logs import parse_log
+    lines = [f"2026-03-{14 + n % 2} 23:{n % 60:02d}:07 INFO worker {n} handled the request" for n in range(400)]
+    doc = parse_log("\n".join(lines) + "\n2026-03-16 00:01:00 INFO next day\n", "app.log")
+    assert [(s.start_line, s.end_line) for s in doc.sections] == [(1, 1), (2, 400), (401, 401)], doc.sections[:5]
+    assert len(chunk_document(doc, lambda text: len(text.split()), 256, 32)) < 40
