@@ -9,6 +9,7 @@ from collections import Counter
 
 from search.query.dates import date_patterns, without_dates
 from search.query.inflection import without_elisions
+from search.query.micro_units import micro_forms
 from search.query.references import REFERENCE, phrases as reference_phrases
 from search.query.text import (CJK_RANGES, CJK_RUN, KATAKANA, KATAKANA_PART, KATAKANA_WORD, WORD, katakana_form,
                                katakana_split, korean_stem, name_phrases, normalise, particle_after_name,
@@ -457,7 +458,7 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
                     words.update(dict.fromkeys(_KOREAN_WORD_START + stem + _KOREAN_WORD_END
                                                for stem in korean_stem(part)))
                 continue
-            for form in [piece, *umlaut_forms(piece)]:  # 'ueberlagerung' found 'Überlagerung' too
+            for form in [piece, *umlaut_forms(piece), *micro_forms(piece)]:  # 'ueberlagerung' found 'Überlagerung' too
                 words.setdefault(_START + _word(_bare(form)))
             if piece in phrases:  # its words in a row, as search found them: get_user_name (getUserName split), 'read error'
                 words.setdefault(_START + r"[\W_]+".join(_word(part) for part in phrases[piece].split()))

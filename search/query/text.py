@@ -21,6 +21,7 @@ from pathlib import Path
 from search.query.dates import apart, date_forms
 from search.query.inflection import fold_yo, inflected_forms, query_languages, surnames, without_elisions
 from search.query.joined_words import joined_phrases
+from search.query.micro_units import micro_forms
 
 CJK_RANGES = (
     "\u3040-\u30ff"  # hiragana, katakana
@@ -358,7 +359,8 @@ def _pieces(query: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
                 continue
             if piece in found or not CJK_RUN.fullmatch(piece):
                 named = [phrases[piece]] if piece in phrases else []
-                found.setdefault(piece, [piece, *umlaut_forms(piece), *named, *dated.pop(piece, []),
+                found.setdefault(piece, [piece, *umlaut_forms(piece), *micro_forms(piece), *named,  # umol as μmol too
+                                         *dated.pop(piece, []),
                                          *inflected_forms(piece, languages, names)])  # поиска as поиск … too
                 continue
             for part in katakana_split(piece):  # カレーの隠し味 as カレー and の隠し味
