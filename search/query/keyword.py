@@ -16,7 +16,7 @@ import unicodedata
 from typing import Callable
 
 from search.index import chunk_reads, keyword_reads
-from search.query import compound_heads, question, references, run_together
+from search.query import clinical_abbreviations, compound_heads, question, references, run_together
 from search.query.filters import Filters
 from search.query.inflection import GUESSED, compound_parts, compounds, latin_forms, query_languages
 from search.query.postings import COLUMNS, tokenize
@@ -151,6 +151,8 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
         for word in sorted(w for w, t in own.items() if w not in absent and len(t) == 1):
             if words := run_together.split_held(word, tokens, documents, side_by_side):
                 found[word] = [*found.get(word, []), words]
+    for meaning, abbreviations in clinical_abbreviations.held(query, tokens, documents, side_by_side).items():
+        found[meaning] = [*found.get(meaning, []), *abbreviations]  # 'hypertension', written nowhere: HTN
     return found
 
 
