@@ -16,7 +16,8 @@ import re
 import unicodedata
 from typing import Callable
 
-# abbreviation: what it stands for (British and American spellings each; the words as FTS5 reads them, a hyphen a space)
+# abbreviation: what it stands for, or another way of writing it (British and American spellings each; the words as
+# FTS5 reads them, a hyphen a space)
 MEANINGS: dict[str, tuple[str, ...]] = {
     "mi": ("myocardial infarction",),
     "stemi": ("st elevation myocardial infarction",),
@@ -61,6 +62,9 @@ MEANINGS: dict[str, tuple[str, ...]] = {
     "ppi": ("proton pump inhibitor",),
     "arb": ("angiotensin receptor blocker",),
     "ssri": ("selective serotonin reuptake inhibitor",),
+    # one test written several ways: A1c where the lab writes HbA1c, and the other way
+    "hba1c": ("a1c", "hgba1c", "glycated haemoglobin", "glycated hemoglobin", "haemoglobin a1c", "hemoglobin a1c"),
+    "a1c": ("hba1c", "hgba1c"),
 }
 # what is written out: its abbreviations ('type 2 diabetes' gives t2dm; 'gastroesophageal reflux disease' gerd, gord)
 ABBREVIATIONS: dict[tuple[str, ...], tuple[str, ...]] = {}
