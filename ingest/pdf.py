@@ -119,7 +119,12 @@ def hyphenated_words(texts: list[str]) -> frozenset[str]:
     '-': ``dehyphenate`` keeps the hyphen of those broken at a line end; and every word written whole there
     ('deterministic'), which it joins after a compound's hyphen ('non-deter-' / 'ministic')."""
     return frozenset([m.group().casefold().replace("\u2010", "-") for text in texts for m in _COMPOUND.finditer(text)]
-                     + [m.group().casefold() for text in texts for m in _PART.finditer(text)])
+                     + [m.group().casefold() for text in texts for m in _PART.finditer(_BROKEN.sub(" ", text))])
+
+
+# a word broken at a line end by a hyphen: its halves are no words the document writes (``_both_words``)
+_BROKEN = re.compile(r"[^\W\d_]+[-\u00ad\u2010][ \t]*\n[ \t]*[^\W\d_]+")
+HALF_LETTERS = 4  # of each half of a compound told by its halves (``_both_words``): 'with-out', 'can-not' are joined
 
 
 def _keeps_hyphen(left: str, right: str, compounds: frozenset[str]) -> bool:
@@ -130,7 +135,25 @@ def _keeps_hyphen(left: str, right: str, compounds: frozenset[str]) -> bool:
     deter ministic', which no query finds)."""
     if f"{left}-{right}".casefold() in compounds:
         return True
-    return "-" in left and (re.split("[-\u2010]", left)[-1] + right).casefold() not in compounds
+    if "-" in left:
+        return (re.split("[-\u2010]", left)[-1] + right).casefold() not in compounds
+    return _both_words(left, right, compounds)
+
+
+def _both_words(left: str, right: str, compounds: frozenset[str]) -> bool:
+    """Whether ``left`` and ``right`` are an English compound's words, not a word's syllables: the document writes
+    each as a word elsewhere, each of HALF_LETTERS letters or more and an English word (``english_words.known``), and
+    never the two joined, which English does not write as one word either. A guideline's 'beta-' / 'blocker',
+    'dose-' / 'adjustment', 'once-' / 'daily' were indexed as 'betablocker', 'doseadjustment', 'oncedaily', which
+    neither 'beta-blocker' nor 'dose adjustment' finds; 'treat-' / 'ment', 'metfor-' / 'min' and 'head-' / 'quarters'
+    (headquarters, a word) are still joined, as is a German compound's ('Arbeits-' / 'zeit'), which German writes as
+    one word. English's list is read only for a break that passes the rest (once a process, 0.2 s)."""
+    left, right = left.casefold(), right.casefold()
+    if not (min(len(left), len(right)) >= HALF_LETTERS and left in compounds and right in compounds
+            and left + right not in compounds):
+        return False
+    from search.query.english_words import known
+    return known(left) and known(right) and not known(left + right)
 
 
 def tidy_whitespace(text: str) -> str:
