@@ -390,7 +390,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # too, is its text in about Word's linear form (ingest.word_math), where it was left out. R Markdown (.Rmd) and Quarto
 # (.qmd) documents are read as Markdown notes (kinds Sift did not read). A Scrivener project's scene, its notes and
 # synopsis (synopsis.txt was read, titled 'synopsis.txt') are titled by the scene's binder title, under the binder
-# folders holding it, 'Meeting at the Quay — Manuscript > Part One' (ingest.scrivener); .rtf is read.
+# folders holding it, 'Meeting at the Quay — Manuscript > Part One' (ingest.scrivener); .rtf is read. A PDF's compound
+# of two English words broken at a line end keeps its hyphen where the PDF writes both words elsewhere and never joined
+# ('beta-' / 'blocker' was indexed 'betablocker', which 'beta-blocker' did not find: ingest.pdf._both_words).
 VERSION = 32
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
