@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from search.query.engine import Engine
-from search.query.references import phrases
+from search.query.references import other_parts, phrases
 from tests.conftest import ingest_keyword_only, write_tree
 
 FILES = {
@@ -54,6 +54,15 @@ def test_the_references_of_a_lawyers_queries():
     assert phrases("[2019] UKSC 12") == ["2019 UKSC 12"]
     assert phrases("which contract caps liability within 30 days") == []
     assert phrases("find the entry with DOI 10.18653/v1/N19-1423") == []  # a DOI is searched whole
+
+
+def test_a_parts_letter_is_not_read_as_a_part():
+    """'lit. s' is the letter s: it was searched as 'satz' too ('Art 6 absatz 1 buchstabe satz'), and the spelling
+    note took 's' for a part written short."""
+    assert phrases("Art. 6 Abs. 1 lit. s DSGVO") == ["Art 6 Abs 1 lit s", "Art 6 absatz 1 buchstabe s"]
+    assert phrases("§ 3 Abs. 2 Nr. s") == ["3 Abs 2 Nr s", "3 absatz 2 nummer s"]
+    assert other_parts("Art. 6 Abs. 1 lit. s") == {"abs": "absatz", "lit": "buchstabe"}
+    assert phrases("§ 5 Abs. 2 S. 1") == ["5 Abs 2 S 1", "5 absatz 2 satz 1"]  # a part named 'S.' still is one
 
 
 @pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])

@@ -33,6 +33,14 @@ _WORD = re.compile(r"\w+")
 LABEL = re.compile(_LABEL, re.IGNORECASE)
 
 
+def _part_places(words: list[str]) -> range:
+    """Where a statute's words (``_STATUTE``: its sign or 'Art', its number, then each part's name and its number
+    or letter) name a part: every other word after the number. A part's letter is no part: 'lit. s' is the letter
+    s, which was searched as 'satz' too ('Art. 6 Abs. 1 lit. s' also as 'buchstabe satz')."""
+    number = next(i for i, w in enumerate(words) if w[0].isdigit())
+    return range(number + 1, len(words), 2)
+
+
 def phrases(query: str) -> list[str]:
     """The references of ``query``, each as its words joined by spaces (an FTS5 phrase of them): of two words
     or more. '§ 5 Abs. 2' is '5 Abs 2' (the sign is no word to FTS5) and '5 absatz 2', 'Section 12.3(b)' is
@@ -42,7 +50,8 @@ def phrases(query: str) -> list[str]:
         words = _WORD.findall(match.group())
         forms = [words]
         if match.group("statute"):  # and with its parts written the other way: 'Abs' as 'Absatz', and back
-            forms += [[table.get(w.lower(), w) if i and not w.isdigit() else w for i, w in enumerate(words)]
+            parts = _part_places(words)
+            forms += [[table.get(w.lower(), w) if i in parts else w for i, w in enumerate(words)]
                       for table in (SHORT, LONG)]
         if match.group("label"):  # and its name written the other way: 'Fig' as 'Figure', and back
             forms.append([LABELS[words[0].lower()], *words[1:]])
@@ -58,7 +67,8 @@ def other_parts(query: str) -> dict[str, str]:
     other = {}
     for match in REFERENCE.finditer(query):
         if match.group("statute"):
-            for word in _WORD.findall(match.group())[1:]:
+            words = _WORD.findall(match.group())
+            for word in (words[i] for i in _part_places(words)):
                 form = SHORT.get(word.lower()) or LONG.get(word.lower())
                 if form:
                     other[word.lower()] = form
