@@ -18,10 +18,22 @@ FILES = {
     "contracts/sla.txt": "Section 12 Limitation. Section 12.1 caps the fees. Section 12.2 excludes Section 12.1 "
                          "for fraud; Section 12 survives.\n",
     "contracts/nda.txt": "Section 12 Liability. 12.1 Nothing limits liability for fraud.\n",
+    # its words apart, more often than the mail writes them: only the reference searched as a phrase puts the mail
+    # first (without it this ranked first, for keyword search from postings and from FTS5 alike)
+    "contracts/msa.txt": "Section 12.3 caps the fees at the amount in (b); Section 12.3 survives, b.\n",
     "contracts/avv.txt": "§ 7 Haftung. Die Haftung ist nach § 7 Abs. 1 auf 100.000 EUR begrenzt.\n",
     "contracts/kauf.txt": "Absatz 3 gilt entsprechend; die Frist nach Absatz 2 beträgt 7 Tage, mindestens 1 Woche.\n",
     **{f"schedules/s{i}.txt": f"Schedule {i}: table 3 row b, column 3 of part b; annex {i}b.\n" for i in range(6)},
 }
+
+
+def warmed(index: Path, postings: bool) -> Engine:
+    """An Engine whose postings are read (``warm``) when it ranks from them: a cold one answers from FTS5 while it
+    reads them, so the 'postings' cases searched FTS5 too and held with the postings path's phrase taken out."""
+    engine = Engine(index, keyword_postings=postings)
+    if postings:
+        engine.warm()
+    return engine
 
 
 @pytest.fixture
@@ -34,14 +46,14 @@ def home(immediate, tmp_path, monkeypatch):
 @pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
 @pytest.mark.parametrize("query", ["Section 12.3(b)", "12.3(b)"])
 def test_a_clause_reference_finds_the_passage_that_writes_it_first(home, postings, query):
-    hits = Engine(home, keyword_postings=postings).search(query, mode="keyword").hits
+    hits = warmed(home, postings).search(query, mode="keyword").hits
     assert hits and hits[0].path == "mail/markup.txt", [h.path for h in hits]
 
 
 @pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
 def test_a_statutes_paragraph_written_long_finds_it_written_short(home, postings):
     """'§ 7 Absatz 1' found the passage saying 'Absatz' twice, not the one citing '§ 7 Abs. 1'."""
-    hits = Engine(home, keyword_postings=postings).search("§ 7 Absatz 1", mode="keyword").hits
+    hits = warmed(home, postings).search("§ 7 Absatz 1", mode="keyword").hits
     assert hits and hits[0].path == "contracts/avv.txt", [h.path for h in hits]
 
 
@@ -73,7 +85,7 @@ def test_a_statutes_part_found_written_short_is_not_said_to_be_nowhere(immediate
     ingest_keyword_only(write_tree(tmp_path / "leases", {
         "lease.txt": "Die Kündigung richtet sich nach § 573 Abs. 2 BGB.\n",
         "other.txt": "Die Miete ist monatlich im Voraus zu zahlen.\n"}), "leases")
-    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", keyword_postings=postings)
+    engine = warmed(Path(os.environ["SIFT_HOME"]) / "index.db", postings)
     found = engine.search("§ 573 Absatz 2", mode="keyword")
     assert found.hits[0].path == "lease.txt" and not any("Absatz" in n for n in found.notes), found.notes
     missing = engine.search("§ 573 Absatz 2 Kaution", mode="keyword")
