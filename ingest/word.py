@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from datetime import timezone
 
 from ingest.document import Document, Section, Skip, SkipForNow, title_from_name
+from ingest.legal_paragraphs import paragraph_headings
 from ingest.zipped import crc_failed, opened
 from ingest.word_math import OMATH, linear
 from ingest.word_numbering import Numbering
@@ -591,7 +592,8 @@ def _notes(document) -> dict[tuple[str, str], str]:
 def _sections(read: WordText) -> list[Section]:
     """Sections by heading, as a Markdown note's: a heading's path is the headings above it of lower levels; a
     heading with nothing under it before the next one opens the next one's section; tables are atomic blocks."""
-    starts = {line: (level, name) for line, level, name in read.headings}
+    starts = {line: (level, name) for line, level, name in paragraph_headings(read.lines, read.headings)}
+    own = {line for line, _, _ in read.headings}  # a paragraph headed by its reference ('§ 5 Abs. 2') is text too
     tables = dict(read.tables)
     sections: list[Section] = []
     path: list[tuple[int, str]] = []
@@ -600,7 +602,7 @@ def _sections(read: WordText) -> list[Section]:
         if line - first > headed:  # text under the heading above
             _add(sections, read, first, line, [name for _, name in path], tables)
             first, headed = line, 0
-        headed += 1
+        headed += line in own
         level, name = starts[line]
         path = [(lv, n) for lv, n in path if lv < level] + [(level, name)]
     if first < len(read.lines):

@@ -90,3 +90,39 @@ def test_a_hostile_lists_numbers_stay_small():
     d.save(out)
     assert word_lines(out.getvalue(), "hostile.docx") == ["999999999) item of list 91", "I) item of list 92",
                                                           "1) item of list 93", "1) item of list 94"]
+
+
+def vertrag() -> bytes:
+    """An employment contract's sections headed '§ 5 Vergütung', their paragraphs numbered by hand ('(2) …')."""
+    d = docx.Document()
+    for heading, paragraphs in (("§ 5 Vergütung", ["(1) Das Gehalt beträgt 4.000 EUR brutto im Monat.",
+                                                    "(2) Überstunden werden mit 25 % Zuschlag vergütet."]),
+                                ("§ 6 Urlaub", ["(1) Der Urlaub beträgt 30 Arbeitstage.",
+                                                "(2) Er ist bis zum 31. März des Folgejahres zu nehmen."])):
+        d.add_heading(heading, 1)
+        for paragraph in paragraphs:
+            d.add_paragraph(paragraph)
+    out = io.BytesIO()
+    d.save(out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("query, heading, text", [
+    ("§ 5 Abs. 2", "§ 5 Vergütung > § 5 Abs. 2", "Überstunden"),
+    ("Section 2.2(b)", "2. Liability > 2.2(b)", "(b) the cap")])
+def test_a_contracts_own_paragraph_is_found_by_its_reference(immediate, tmp_path, monkeypatch, query, heading, text):
+    """A contract's '(2)' under '§ 5 Vergütung', or '(b)' under clause '2.2', writes no '§ 5 Abs. 2' or '2.2(b)':
+    a mail citing other paragraphs, its words apart, ranked first. The paragraph is headed by its reference now
+    (ingest.legal_paragraphs), and found by it."""
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "firm"
+    root.mkdir()
+    (root / "arbeitsvertrag.docx").write_bytes(vertrag())
+    (root / "nda.docx").write_bytes(contract())
+    (root / "mail.txt").write_text("Nach Art. 6 Abs. 1 und Abs. 5 DSGVO, Klausel 2 Abs. 3; see Section 2.2 and "
+                                   "Section 5, (b) and b.\n", encoding="utf-8")
+    ingest_keyword_only(root, "firm")
+    hits = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", keyword_postings=False).search(
+        query, mode="keyword").hits
+    assert hits and hits[0].heading_path.endswith(heading) and text in hits[0].snippet.replace("*", ""), \
+        [(h.path, h.heading_path) for h in hits]
