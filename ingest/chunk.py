@@ -392,7 +392,10 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # synopsis (synopsis.txt was read, titled 'synopsis.txt') are titled by the scene's binder title, under the binder
 # folders holding it, 'Meeting at the Quay — Manuscript > Part One' (ingest.scrivener); .rtf is read. A PDF's compound
 # of two English words broken at a line end keeps its hyphen where the PDF writes both words elsewhere and never joined
-# ('beta-' / 'blocker' was indexed 'betablocker', which 'beta-blocker' did not find: ingest.pdf._both_words).
+# ('beta-' / 'blocker' was indexed 'betablocker', which 'beta-blocker' did not find: ingest.pdf._both_words). A Word
+# contract's paragraphs numbered under a '§ 5 …' heading ('(2) …') and a clause's lettered parts ('(b) …' under '12.3
+# …') are passages headed by their reference, '§ 5 Vergütung > § 5 Abs. 2', '… > 12.3(b)' (ingest.legal_paragraphs): no
+# passage wrote '§ 5 Abs. 2'.
 VERSION = 32
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
