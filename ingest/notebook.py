@@ -2,7 +2,10 @@
 
 A notebook is JSON: indexed as text it would be keys, escapes and base64 images. Its markdown and code cells
 are what a person wrote, so each becomes a section (a markdown cell's headings give the heading path of the
-cells under them); outputs are left out (images, tables of numbers, tracebacks).
+cells under them). A code cell's outputs follow its code as text (``Out: AUC 0.873``, a warning it printed, an
+error's name and message): what it printed, a value it showed, in its first OUTPUT_CHARS characters; an image or
+an HTML table is left out (a plot's text is its repr), and so is an output of more than OUTPUT_LIMIT characters
+of JSON (a training log, a plot), never parsed whole.
 
 Line numbers are the file's own, so read_file shows a hit where it is: Jupyter writes each line of a cell's
 source as one string on a line of its own, inside ``"source": [`` … ``]``, and a cell found so has its lines
@@ -17,6 +20,9 @@ from pathlib import PurePosixPath
 
 from ingest.document import Document, Section, Skip, whole_characters
 
+OUTPUT_LIMIT = 64 * 1024  # an output's JSON longer than this (a training log, an image) is left out unread
+OUTPUT_CHARS = 2_000  # of an output's text, the first this many characters are read
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # a traceback's colours
 ATX = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 
@@ -42,6 +48,9 @@ def parse_notebook(path: str, text: str) -> Document:
         at = _source_line(lines, after, indent)
         section = _section(source, lines, at)
         after = section.end_line  # the 0-based index of the line after the cell's source
+        printed = _printed(cell) if cell.get("cell_type") == "code" else ""
+        if printed:  # after the code, at its last line (a section's passages stay on its lines)
+            section.text = f"{section.text}\n{printed}" if section.text.strip() else printed
         if not section.text.strip():
             continue
         if cell.get("cell_type") == "markdown":
@@ -51,6 +60,63 @@ def parse_notebook(path: str, text: str) -> Document:
         section.heading_path = list(headings)
         sections.append(section)
     return Document(kind="note", title=title or PurePosixPath(path).stem, sections=sections)
+
+
+def _printed(cell: dict) -> str:
+    """The text of a code cell's outputs as ``_reduced`` kept it, ``Out: `` before each."""
+    outputs = cell.get("outputs")
+    if not isinstance(outputs, list):
+        return ""
+    texts = [o.get("text") for o in outputs if isinstance(o, dict) and o.get(_REDUCED)]
+    return "\n".join(f"Out: {text}" for text in texts if isinstance(text, str) and text.strip())
+
+
+_REDUCED = "sift_reduced"  # marks an output read down to its text (by _reduced): its text is what is indexed
+
+
+def _reduced(output: dict, size: int) -> dict:
+    """An output (``output_type`` one of Jupyter's) as its type and the text it shows a person, ``size`` the
+    characters of JSON it took: a stream's text, a result's ``text/plain`` (not a plot's repr beside its image), an
+    error's name and message. Over OUTPUT_LIMIT, or of none of those, its text is empty."""
+    kind, text = output.get("output_type"), ""
+    if size <= OUTPUT_LIMIT:
+        if kind == "stream":
+            text = _joined(output.get("text"))
+        elif kind in ("execute_result", "display_data"):
+            data = output.get("data")
+            if isinstance(data, dict) and not any(str(key).startswith("image/") for key in data):
+                text = _joined(data.get("text/plain"))
+        elif kind == "error":
+            text = f"{_joined(output.get('ename'))}: {_joined(output.get('evalue'))}"
+    text = whole_characters(ANSI.sub("", text)).strip()
+    if len(text) > OUTPUT_CHARS:
+        text = text[:OUTPUT_CHARS].rsplit(None, 1)[0] + " …"
+    return {"output_type": kind if isinstance(kind, str) else "", _REDUCED: True, "text": text}
+
+
+def _joined(value: object) -> str:
+    """A notebook's multiline string (one string, or a list of its lines) as one string."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "".join(v for v in value if isinstance(v, str))
+    return ""
+
+
+def _kept_outputs(text: str, body: int, end: int, spans: list[tuple[int, int]]) -> str:
+    """The JSON of the outputs list ``text[body:end]`` (its objects at ``spans``) with each output reduced to its
+    text (``_reduced``): an output of more than OUTPUT_LIMIT characters is left out without being parsed."""
+    kept = []
+    for start, stop in spans:
+        if stop - start > OUTPUT_LIMIT:
+            continue
+        try:
+            output = json.loads(text[start:stop])
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(output, dict):
+            kept.append(json.dumps(_reduced(output, stop - start)))
+    return ",".join(kept)
 
 
 def _loaded(text: str, indent: str | None) -> object:
@@ -85,12 +151,48 @@ def _outputs_cut(text: str, indent: str | None) -> str | None:
         end = text.find(closing, body)
         if end < 0:
             return None
-        cuts.append((body, end))
+        spans = _output_spans(text, body, end)
+        if spans is None:
+            return None
+        cuts.append((body, end, spans))
         at = end + len(closing)
-    if sum(end - body for body, end in cuts) * 2 < len(text):
+    if sum(end - body for body, end, _ in cuts) * 2 < len(text):
         return None
-    ends = [0, *(i for cut in cuts for i in cut), len(text)]
-    return "".join(text[ends[i]:ends[i + 1]] for i in range(0, len(ends), 2))
+    return _with_outputs_reduced(text, cuts)
+
+
+def _output_spans(text: str, body: int, end: int) -> list[tuple[int, int]] | None:
+    """Where each output of the list ``text[body:end]`` is, as Jupyter writes them: an object's ``{`` and its
+    ``}`` on lines of their own at the first one's indentation (a JSON string holds no line break, so no line of
+    an output's text is one); None when they are not so written."""
+    first = text.find("{", body, end)
+    if first < 0:
+        return [] if not text[body:end].strip() else None
+    line = text.rfind("\n", body, first) + 1
+    indent = text[line:first]
+    if indent.strip():
+        return None
+    spans, start = [], first
+    while start >= 0:
+        close = text.find(f"\n{indent}}}", start, end)
+        if close < 0:
+            return None
+        stop = close + len(indent) + 2
+        spans.append((start, stop))
+        after = text.find(f"\n{indent}{{", stop, end)
+        start = after + len(indent) + 1 if after >= 0 else -1
+    return spans
+
+
+def _with_outputs_reduced(text: str, cuts: list[tuple[int, int, list[tuple[int, int]]]]) -> str:
+    """The text with each outputs list ``text[body:end]`` (its outputs at ``spans``) as its outputs reduced
+    (``_kept_outputs``)."""
+    pieces, at = [], 0
+    for body, end, spans in cuts:
+        pieces += [text[at:body], _kept_outputs(text, body, end, spans)]
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 # a string's closing quote is optional: a string never closed (a file cut short) is one token to the end, where each
@@ -119,28 +221,45 @@ def _outputs_cut_one_line(text: str) -> str | None:
             if skip_to < 0 and char == "[" and depth == 3 and key is not None and \
                     key.end() - key.start() == 9 and text.startswith('"outputs"', key.start()):
                 skip_to = depth
-                cuts.append([token.end(), None])
+                cuts.append([token.end(), None, []])
+            elif char == "{" and skip_to >= 0 and depth == skip_to + 1:  # an output begins
+                cuts[-1][2].append((token.start(), None))
             depth += 1
         else:
             depth -= 1
             if depth == skip_to:
                 cuts[-1][1] = token.start()
                 skip_to = -1
+            elif char == "}" and skip_to >= 0 and depth == skip_to + 1 and cuts[-1][2]:  # an output ends
+                cuts[-1][2][-1] = (cuts[-1][2][-1][0], token.end())
         key = last = None
-    if depth != 0 or skip_to >= 0 or sum(end - start for start, end in cuts) * 2 < len(text):
+    if depth != 0 or skip_to >= 0 or sum(end - start for start, end, _ in cuts) * 2 < len(text):
         return None
-    ends = [0, *(i for cut in cuts for i in cut), len(text)]
-    return "".join(text[ends[i]:ends[i + 1]] for i in range(0, len(ends), 2))
+    if any(stop is None for _, _, spans in cuts for _, stop in spans):
+        return None
+    return _with_outputs_reduced(text, cuts)
 
 
 def _without_output(pairs: list[tuple[str, object]]) -> dict:
-    """A JSON object as a dict, but an output of a cell (it has an ``output_type``) as its type alone: what it
-    holds (a 40 MB log, a 30 MB image) is let go as soon as it is read, where the whole notebook's outputs were held
-    together (a 62 MB notebook took 420 MB). Outputs are never indexed."""
-    for key, value in pairs:
+    """A JSON object as a dict, but an output of a cell (it has an ``output_type``) reduced to its text
+    (``_reduced``): what it holds (a 40 MB log, a 30 MB image) is let go as soon as it is read, where the whole
+    notebook's outputs were held together (a 62 MB notebook took 420 MB)."""
+    for key, _ in pairs:
         if key == "output_type":
-            return {key: value}
+            output = dict(pairs)
+            return _reduced(output, _characters(output))
     return dict(pairs)
+
+
+def _characters(value: object) -> int:
+    """About the characters of JSON ``value`` took: its strings' (an output's size, parsed)."""
+    if isinstance(value, str):
+        return len(value) + 2
+    if isinstance(value, dict):
+        return sum(len(str(key)) + 3 + _characters(item) for key, item in value.items())
+    if isinstance(value, list):
+        return sum(_characters(item) + 1 for item in value)
+    return 4
 
 
 class _Lines:
