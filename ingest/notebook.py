@@ -37,6 +37,7 @@ def parse_notebook(path: str, text: str) -> Document:
         raise Skip("not a notebook: no list of cells (nbformat 4 keeps them under 'cells')")
     lines = _Lines(text)
     sections, headings, after = [], [], 0
+    heads: list[Section] = []  # cells of headings alone, not yet placed: each heads the cell after it
     title = None
     for cell in cells:
         source = cell.get("source") if isinstance(cell, dict) else None
@@ -53,13 +54,34 @@ def parse_notebook(path: str, text: str) -> Document:
             section.text = f"{section.text}\n{printed}" if section.text.strip() else printed
         if not section.text.strip():
             continue
-        if cell.get("cell_type") == "markdown":
-            for level, heading in _headings(source):
-                title = title or (heading if level == 1 else None)
-                headings[level - 1:] = [heading]
+        found = _headings(source) if cell.get("cell_type") == "markdown" else []
+        for level, heading in found:
+            title = title or (heading if level == 1 else None)
+            headings[level - 1:] = [heading]
         section.heading_path = list(headings)
+        if heads and section.heading_path[:len(heads[-1].heading_path)] == heads[-1].heading_path:
+            section = _headed(heads, section)
+        elif heads:  # a heading with nothing under it before the next heading of its level or higher
+            sections += heads
+        heads = []
+        if found and len(found) == sum(1 for line in "".join(source).split("\n") if line.strip()):
+            heads.append(section)  # a cell of headings alone heads the cell after it, as in a Markdown note
+            continue
         sections.append(section)
+    sections += heads
     return Document(kind="note", title=title or PurePosixPath(path).stem, sections=sections)
+
+
+def _headed(heads: list[Section], section: Section) -> Section:
+    """``section`` with the cells of headings alone above it (``heads``) before its text, each at its own lines: a
+    cell '## Training' was a passage of that word alone, a hit showing nothing, ranked above the code under it."""
+    text, marks, count = "", [], 0
+    for part in [*heads, section]:
+        marks += [(count + mark, line) for mark, line in (part.marks or ((0, part.start_line),))]
+        text = f"{text}\n{part.text}" if text else part.text
+        count += part.text.count("\n") + 1
+    return Section(text=text, heading_path=section.heading_path, start_line=heads[0].start_line,
+                   end_line=section.end_line, marks=tuple(marks))
 
 
 def _printed(cell: dict) -> str:

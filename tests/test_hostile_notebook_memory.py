@@ -36,7 +36,7 @@ def test_a_notebook_with_a_long_output_is_read_in_less_than_twice_its_size():
     assert peak < 0.5 * len(text)  # 3.9 times when every output and a list of the lines were held
     lines = text.split("\n")
     # the log's output, over OUTPUT_LIMIT, is left out unparsed; the small one after it is read
-    assert [section.text for section in doc.sections] == ["# Training", "import tapir", "train(model)\nOut: done",
+    assert [section.text for section in doc.sections] == ["# Training\nimport tapir", "train(model)\nOut: done",
                                                           "## After the log\n\nthe okapi was evaluated"]
     last = doc.sections[-1]  # placed on the file's own lines, past the 30,000 of the log
     assert lines[last.start_line - 1].strip() == '"## After the log\\n",'
@@ -55,7 +55,7 @@ def test_a_notebook_on_one_line_has_its_outputs_cut_out_before_it_is_parsed():
     finally:
         tracemalloc.stop()
     assert peak < 0.5 * len(text)  # 0.012 times; 1.8 when one output was parsed whole before it was let go
-    assert [section.text for section in doc.sections] == ["# Training", "import tapir", "train(model)\nOut: done",
+    assert [section.text for section in doc.sections] == ["# Training\nimport tapir", "train(model)\nOut: done",
                                                           "## After the log the okapi was evaluated"]
 
 

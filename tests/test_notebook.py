@@ -119,3 +119,31 @@ def test_read_file_reads_a_notebooks_section_by_the_heading_its_hits_name(immedi
     lines = text.split("\n")
     assert lines[data["start_line"] - 1].strip() == '"## IL-6 levels\\n",', shown
     assert "plot(il6)" in shown and "Appendix" not in shown and "CoxPHFitter" not in shown, shown
+
+
+def test_a_cell_of_headings_alone_heads_the_cell_under_it_not_a_passage_of_its_own(immediate, tmp_path):
+    """A markdown cell '## Training' was a passage of that word alone: a hit showing nothing, ranked above the
+    code under it for a question about training. It now begins the passage of the cell under it, at its own line
+    (the code at the code's lines); a heading with nothing under it before the next of its level stays alone."""
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": ["# Churn model\n", "\n", "the gannet baseline"]},
+             {"cell_type": "markdown", "metadata": {}, "source": ["## Training\n", "### Fit"]},
+             {"cell_type": "code", "metadata": {}, "execution_count": 1, "outputs": [],
+              "source": ["model = XGBClassifier()\n", "model.fit(X, y)"]},
+             {"cell_type": "markdown", "metadata": {}, "source": ["## Unwritten"]},
+             {"cell_type": "markdown", "metadata": {}, "source": ["## Evaluation\n", "the puffin holdout"]}]
+    text = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+    doc = parse_file("churn.ipynb", text.encode())
+    assert [(s.text, s.heading_path) for s in doc.sections] == [
+        ("# Churn model\n\nthe gannet baseline", ["Churn model"]),
+        ("## Training\n### Fit\nmodel = XGBClassifier()\nmodel.fit(X, y)", ["Churn model", "Training", "Fit"]),
+        ("## Unwritten", ["Churn model", "Unwritten"]),
+        ("## Evaluation\nthe puffin holdout", ["Churn model", "Evaluation"])]
+    root = write_tree(tmp_path / "ds", {"readme.md": "# DS\n\nnotebooks\n"})
+    (root / "churn.ipynb").write_text(text, encoding="utf-8")
+    assert ingest(root, "ds")["published"]["failures"] == []
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    hits = engine.search("Training", limit=5, mode="keyword").hits
+    assert [h.path for h in hits] == ["churn.ipynb"] and "XGBClassifier" in hits[0].snippet
+    lines = text.split("\n")
+    assert lines[hits[0].start_line - 1].strip() == '"## Training\\n",'
+    assert lines[hits[0].end_line - 1].strip() == '"model.fit(X, y)"'
