@@ -36,7 +36,8 @@ def parse_notebook(path: str, text: str) -> Document:
     if not isinstance(cells, list):
         raise Skip("not a notebook: no list of cells (nbformat 4 keeps them under 'cells')")
     lines = _Lines(text)
-    sections, headings, after = [], [], 0
+    sections, after = [], 0
+    headings: list[tuple[int, str]] = []  # (level, name) of the headings the next cell is under
     heads: list[Section] = []  # cells of headings alone, not yet placed: each heads the cell after it
     title = None
     for cell in cells:
@@ -57,8 +58,10 @@ def parse_notebook(path: str, text: str) -> Document:
         found = _headings(source) if cell.get("cell_type") == "markdown" else []
         for level, heading in found:
             title = title or (heading if level == 1 else None)
-            headings[level - 1:] = [heading]
-        section.heading_path = list(headings)
+            while headings and headings[-1][0] >= level:  # a heading closes those of its level and deeper
+                headings.pop()
+            headings.append((level, heading))
+        section.heading_path = [heading for _, heading in headings]
         if heads and section.heading_path[:len(heads[-1].heading_path)] == heads[-1].heading_path:
             section = _headed(heads, section)
         elif heads:  # a heading with nothing under it before the next heading of its level or higher

@@ -147,3 +147,30 @@ def test_a_cell_of_headings_alone_heads_the_cell_under_it_not_a_passage_of_its_o
     lines = text.split("\n")
     assert lines[hits[0].start_line - 1].strip() == '"## Training\\n",'
     assert lines[hits[0].end_line - 1].strip() == '"model.fit(X, y)"'
+
+
+def test_a_notebooks_headings_of_one_level_are_side_by_side_not_each_under_the_last(immediate, tmp_path,
+                                                                                     monkeypatch):
+    """A notebook without a '# ' heading ('## Load data', '## Training', '## Evaluation') had each heading nested
+    under the one before ('Load data > Training > Evaluation'), and read_file's heading='Training' read to the
+    notebook's end. A heading closes those of its level and deeper, as in a Markdown note."""
+    from mcp_server import reading
+    from mcp_server.service import Sift
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": ["## Load data\n", "From the warehouse."]},
+             {"cell_type": "markdown", "metadata": {}, "source": ["## Training\n", "Fit the churn model."]},
+             {"cell_type": "markdown", "metadata": {}, "source": ["#### Tuning\n", "Grid over depth."]},
+             {"cell_type": "code", "metadata": {}, "execution_count": 1, "outputs": [], "source": ["fit(model)"]},
+             {"cell_type": "markdown", "metadata": {}, "source": ["### Early stopping\n", "Patience 20."]},
+             {"cell_type": "markdown", "metadata": {}, "source": ["## Evaluation\n", "The wombat holdout."]}]
+    text = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+    doc = parse_file("churn.ipynb", text.encode())
+    assert [s.heading_path for s in doc.sections] == [
+        ["Load data"], ["Training"], ["Training", "Tuning"], ["Training", "Tuning"], ["Training", "Early stopping"],
+        ["Evaluation"]]
+    root = write_tree(tmp_path / "ds", {"readme.md": "# DS\n\nnotebooks\n"})
+    (root / "churn.ipynb").write_text(text, encoding="utf-8")
+    ingest(root, "ds")
+    shown, _ = reading.read(Sift(load()), "ds/churn.ipynb", None, None, None, heading="Training")
+    assert "fit(model)" in shown and "Patience 20" in shown and "wombat" not in shown, shown
