@@ -11,7 +11,7 @@ import os
 
 from ingest.decode import SAMPLE, Encoding, incremental, not_text, sniff
 from ingest.document import Skip
-from mcp_server import base64_runs, lines as line_maps, paths, render
+from mcp_server import base64_runs, lines as line_maps, notebook_images, paths, render
 from mcp_server.errors import Problem
 from mcp_server.read_answer import MAX_BYTES, MAX_LINES, NUMBER, empty_answer, lines_answer, mb
 
@@ -39,7 +39,7 @@ def read_text(target: paths.Target, indexed, start: int, end: int | None, offset
                 at = _resume(fd, found, start, begin, offset, budget)
                 offset, begin = at - begin, at
             last = min(end or start + MAX_LINES - 1, start + MAX_LINES - 1)
-            shown, cut_at = _window(fd, found, target, begin, start, last, offset)
+            shown, cut_at = _window(fd, found, target, begin, start, last, offset, budget)
             found.extend(fd, budget)
             total, complete = found.lines(fd), found.complete
             if not complete:  # what was shown may lie past the counted part
@@ -174,17 +174,19 @@ def _legacy_boundary(fd: int, encoding: Encoding, begin: int, at: int) -> int:
 
 
 def _window(fd: int, found, target: paths.Target, begin: int, first: int, last: int,
-            offset: int) -> tuple[list[tuple[int, str]], tuple[int, int] | None]:
-    """([(number, text)] of lines first..last from ``begin`` within MAX_BYTES, and (line, bytes into
-    it) where the next call goes on when a line was cut, else None). Reads at most WINDOW bytes: enough
-    for MAX_BYTES of text in any of the encodings."""
+            offset: int, budget: list[int], used: int = 0) -> tuple[list[tuple[int, str]], tuple[int, int] | None]:
+    """([(number, text)] of lines first..last from ``begin`` within MAX_BYTES (``used`` of it already), and (line,
+    bytes into it) where the next call goes on when a line was cut, else None). Reads at most WINDOW bytes: enough
+    for MAX_BYTES of text in any of the encodings; a notebook's image line is one short line naming it
+    (mcp_server.notebook_images), and the lines after it are read from where it ends."""
     encoding, unit = found.encoding, found.encoding.unit
+    notebook = not offset and notebook_images.is_notebook(target.relative)
     raw = os.pread(fd, min(WINDOW, found.end - begin), begin)
     raw = raw[:len(raw) // unit * unit]
     final = begin + len(raw) >= found.end
     a = line_maps.units(raw, encoding)
     after = line_maps.starts(a, raw.find(b"\r") >= 0, final)
-    shown, used, line_start = [], 0, 0
+    shown, line_start = [], 0
     for i, number in enumerate(range(first, last + 1)):
         if i > 0 and line_start >= len(a):
             break  # the end of the file
@@ -192,6 +194,17 @@ def _window(fd: int, found, target: paths.Target, begin: int, first: int, last: 
         stop = int(after[i]) if i < len(after) else len(a)
         room = MAX_BYTES - used - NUMBER
         text = _without_break(_decode(raw, encoding, line_start, stop, room, whole, begin, target))
+        folded = _image(fd, found, begin + line_start * unit, number, text, budget) if notebook else None
+        if folded is not None and len(folded[0].encode("utf-8")) <= room:
+            shown.append((number, folded[0]))
+            used += len(folded[0].encode("utf-8")) + NUMBER
+            if number < last and not whole:  # the image runs past what was read: on from the line after it
+                more, cut_at = _window(fd, found, target, folded[1], number + 1, last, 0, budget, used)
+                return shown + more, cut_at
+            if i >= len(after):
+                break
+            line_start = int(after[i])
+            continue
         size = len(text.encode("utf-8", "surrogatepass"))
         if whole and size <= room:
             shown.append((number, text))
@@ -206,6 +219,18 @@ def _window(fd: int, found, target: paths.Target, begin: int, first: int, last: 
         shown.append((number, kept))
         return shown, (number, offset + len(kept.encode(encoding.codec)))
     return shown, None
+
+
+def _image(fd: int, found, at: int, number: int, text: str, budget: list[int]) -> tuple[str, int] | None:
+    """(the line naming it, the next line's offset) of a notebook's image line ``number`` starting at byte ``at``,
+    its ``text`` read so far; None for any other line."""
+    if not notebook_images.IMAGE.match(text):
+        return None
+    after = found.start_of(fd, number + 1, budget)
+    if after is None:
+        return None
+    shown = notebook_images.folded(text, after - at)
+    return None if shown is None else (shown, after)
 
 
 def _without_break(text: str) -> str:
