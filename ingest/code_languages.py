@@ -30,6 +30,7 @@ LANGUAGES: dict[str, str] = {
     ".jl": "julia",
     ".pl": "perl", ".pm": "perl",
     ".sql": "sql",
+    ".r": "r",  # its functions are assignments (ingest.code_forms.r_functions); it was windowed by lines
     # no grammar in tree-sitter-languages: outlined by indentation (ingest.code_forms.cython); they were not read
     ".pyx": "cython", ".pxd": "cython", ".pxi": "cython",
 }

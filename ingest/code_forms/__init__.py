@@ -8,6 +8,7 @@ a grammar sees as a call or an assignment but a reader sees as a definition:
   ``exports.stop = function …``, ``val onClick = { … }``, ``$format = function …``);
 * ``tests``: tests, groups and hooks named by their titles (jest / mocha / vitest, RSpec and Rake, ScalaTest,
   Go's subtests, a table's too);
+* ``r_functions``: R's ``fit <- function(df) …``;
 * ``routes``: HTTP routes, headed by the method and the path after their groups' prefixes (Laravel's
   ``Route::get('/users', …)``, Slim's ``$app->post('/users', …)``).
 
@@ -15,6 +16,7 @@ A form is a function of a node that gives (name parts, node to search for member
 """
 from __future__ import annotations
 
+from .r_functions import ASSIGNMENTS as R_ASSIGNMENTS, r_function
 from .routes import PHP_CALLS, php_route
 from .tests import ruby_block_call, scala_test, test_call
 from .values import (assigned_function, called_at_once, default_export, function_variable, kotlin_value,
@@ -35,6 +37,7 @@ FORMS = {
     "scala": _ANY + [({"infix_expression", "call_expression"}, scala_test)],
     "kotlin": _ANY + [({"property_declaration"}, kotlin_value)],
     "php": _ANY + [({"assignment_expression"}, php_closure), (PHP_CALLS, php_route)],
+    "r": [(R_ASSIGNMENTS, r_function)],
 }
 
 
