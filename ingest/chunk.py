@@ -395,7 +395,12 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # ('beta-' / 'blocker' was indexed 'betablocker', which 'beta-blocker' did not find: ingest.pdf._both_words). A Word
 # contract's paragraphs numbered under a '§ 5 …' heading ('(2) …') and a clause's lettered parts ('(b) …' under '12.3
 # …') are passages headed by their reference, '§ 5 Vergütung > § 5 Abs. 2', '… > 12.3(b)' (ingest.legal_paragraphs): no
-# passage wrote '§ 5 Abs. 2'.
+# passage wrote '§ 5 Abs. 2'. A notebook's code cell is followed by its text outputs ('Out: AUC 0.873', a warning, an
+# error's message), where every output was left out, and a markdown cell of headings alone ('## Training') begins the
+# passage of the cell under it, where it was a passage of that word alone, and a heading closes those of its level and
+# deeper, where a notebook's '## ' headings were each nested under the one before (ingest.notebook). R is cut at its
+# functions, 'survival > fit_churn_curve' (ingest.code_forms.r_functions), where it was windowed by lines under the
+# file's name.
 VERSION = 32
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
