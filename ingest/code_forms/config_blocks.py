@@ -20,6 +20,7 @@ NOISE = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|(?:^|(?<=\s))#.*
 SERVER_NAME = re.compile(r"\s*server_name\s+([^\s;]+)")
 NAME_CHARS = 80  # of a block's header kept as its name: a heading, not a line of directives
 MOST_BLOCKS = 10_000  # a file of more is data, not a configuration someone reads by its blocks
+MOST_DEPTH = 100  # nor one of blocks nested deeper (each block's path holds its ancestors': memory by depth squared)
 
 
 def outline(text: str) -> Outline:
@@ -35,19 +36,22 @@ def outline(text: str) -> Outline:
         named = SERVER_NAME.match(bare) if open_ and found[open_[-1]][0][-1] == "server" else None
         if named:
             _rename(found, open_[-1], f"server {named.group(1)}")
+        cut = 0  # where a header starts on this line: after its last brace (from its start: a
+        # copy of the line at each '{')
         for at, char in enumerate(bare):
             if char == "{":
-                header, start = bare[:at].strip(), row
-                if not header:  # Allman's 'server' over a '{' of its own line
+                header, start = bare[cut:at].strip(), row
+                if not header and not cut:  # Allman's 'server' over a '{' of its own line
                     header = _above(lines, row)
                     start -= bool(header)
+                cut = at + 1
                 if "}" in header or ";" in header:  # '{' after a statement on its line: no block's header
                     return []
                 parts = (found[open_[-1]][0] if open_ else []) + [header[:NAME_CHARS].rstrip() or "{ }"]
                 floor = found[open_[-1]][1] if open_ else -1
                 found.append((parts, start, row, len(lines[start]) - len(lines[start].lstrip()), floor))
                 open_.append(len(found) - 1)
-                if len(found) > MOST_BLOCKS:
+                if len(found) > MOST_BLOCKS or len(open_) > MOST_DEPTH:
                     return []
             elif char == "}":
                 if not open_ or bare[at + 1:].strip():  # a '}' closing nothing, or code after it on its line
