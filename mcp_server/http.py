@@ -90,7 +90,9 @@ def app(server, config, token: str):
         streamable_http_path="/mcp", json_response=True, max_request_body_size=config.max_body,
         session_idle_timeout=config.idle_minutes * 60, max_sessions=config.max_sessions,
         transport_security=security, host=config.host)
-    return Guard(inner, config, token)
+    sessions = server.session_manager  # its open sessions: mcp has no public look-up of an id
+    return Guard(inner, config, token, session_open=lambda session: session in getattr(sessions, "_server_instances",
+                                                                                     (session,)))
 
 
 def bind(config) -> socket.socket:

@@ -43,8 +43,9 @@ class Refusal(NamedTuple):
 class Guard:
     """ASGI middleware in front of the mcp package's Streamable HTTP app."""
 
-    def __init__(self, app, config, token: str, log=None):
+    def __init__(self, app, config, token: str, log=None, session_open=None):
         self.app = app
+        self.session_open = session_open or (lambda session: True)  # is this session id open? (mcp's 404 if not)
         self.config = config
         self.token = token.encode()
         self.hosts = _host_rules(config.allowed_hosts)
@@ -79,13 +80,14 @@ class Guard:
             line.status, line.note = refusal.status, refusal.note
             await _answer(send, refusal.status, refusal.message, refusal.headers)
             return
-        if body:
+        session = headers.get(SESSION_HEADER)
+        if body and (session is None or self.session_open(session.decode("latin-1"))):  # else mcp's 404
             bad, answer = transport.invalid_text(body)
             if bad:  # answered as over stdio: pydantic's error named neither the argument nor the fix
                 line.status, line.note = (200, "invalid text") if answer is not None else (202, "invalid text")
                 await _reply(send, transport.encode(answer) if answer is not None else None)
                 return
-        new_session = scope["method"] == "POST" and SESSION_HEADER not in headers
+        new_session = scope["method"] == "POST" and session is None
         await self.app(scope, _replay(body, receive), self._watch(send, line, new_session))
 
     # --- the checks, each returning a Refusal or None

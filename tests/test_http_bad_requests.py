@@ -34,7 +34,8 @@ def test_invalid_text_a_huge_method_and_slow_connections(immediate, keyword_env,
     not found'; over stdio both were answered well. And a client, even one without the token, that connected and
     sent nothing, half a request's head, or the first byte of a declared body held its connection (and the
     guard's wait for the body) for ever: a thousand such held the server's open files. Now each is closed once
-    SIFT_HTTP_READ_SECONDS pass without its whole request, and the server still serves."""
+    SIFT_HTTP_READ_SECONDS pass without its whole request, and the server still serves. Invalid text sent with an
+    unknown session id got the tool error, not mcp's 404 'Session not found' (the guard answered before mcp)."""
     built_index(write_tree(tmp_path / "a", {"clients/qumei.md": "# Qumei\n\nThe contract renewal is due.\n"}))
     server = serve({**keyword_env, "SIFT_HTTP_READ_SECONDS": "1"})
     head = f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\n".encode()
@@ -45,6 +46,8 @@ def test_invalid_text_a_huge_method_and_slow_connections(immediate, keyword_env,
     answer = call(server, session, 7, rb'{"query":"\ud800"}')
     assert answer.status_code == 200 and answer.json()["id"] == 7 and answer.json()["result"]["isError"], answer.text
     assert f"argument 'query' holds invalid text (a lone surrogate \\ud800): {FIX}" in said(answer.json())
+    answer = call(server, "f" * 32, 7, rb'{"query":"\ud800"}')  # an unknown session: mcp's 404, as for any call
+    assert answer.status_code == 404 and "Session not found" in answer.text, answer.text
     answer = call(server, session, 8, b'{"query":"caf\xe9"}')  # Latin-1: not UTF-8
     assert answer.json()["result"]["isError"], answer.text
     assert "argument 'query' holds invalid text (bytes that are not UTF-8, such as \\xe9)" in said(answer.json())
