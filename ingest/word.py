@@ -117,7 +117,7 @@ def parse_word(path: str, data: bytes) -> Document:
     chat = read_memotrace_docx(path, data)
     if chat is not None:  # MemoTrace's Word export of a WeChat chat: its conversation
         return chat[1]
-    read = word_text(data, path)
+    read = word_text(data, path, chat_checked=True)
     check_lines("\n".join(read.lines))  # a paragraph over a million characters, as a text file's line: refused
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     headings = [] if path.lower().endswith(".epub") else read.headings  # a book's first is its first chapter's
@@ -140,9 +140,10 @@ def word_lines(data: bytes, path: str) -> list[str]:
     return word_text(data, path).lines
 
 
-def word_text(data: bytes, path: str = "") -> WordText:
+def word_text(data: bytes, path: str = "", chat_checked: bool = False) -> WordText:
     """A .docx read (WordText), an .odt (ingest.odt) or an .epub (ingest.epub). Raises Skip when it is no readable
-    Word document, SkipForNow without python-docx."""
+    Word document, SkipForNow without python-docx. ``chat_checked``: the caller found it no MemoTrace chat (its
+    .docx is not opened, and its start read, again)."""
     if path.lower().endswith((".odt", ".fodt")):
         from ingest.odt import odt_text
         return odt_text(data)
@@ -171,9 +172,10 @@ def word_text(data: bytes, path: str = "") -> WordText:
     if suffix(path).lower() in SPREADSHEET_EXTENSIONS:  # a sheet a heading (ingest.ods)
         from ingest.ods import ods_text
         return ods_text(data, path)
-    from ingest.wechat_docx import read_memotrace_docx
-    if (chat := read_memotrace_docx(path, data)) is not None:  # MemoTrace's export of a WeChat chat: its days
-        return chat[0]
+    if not chat_checked:
+        from ingest.wechat_docx import read_memotrace_docx
+        if (chat := read_memotrace_docx(path, data)) is not None:  # MemoTrace's export of a WeChat chat: its days
+            return chat[0]
     try:
         import docx
         from docx.opc.exceptions import PackageNotFoundError

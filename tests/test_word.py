@@ -628,3 +628,14 @@ def test_a_paragraph_over_a_million_characters_is_refused_as_a_text_files_line_i
     with pytest.raises(Skip, match=r"a line of over 1,000,000 characters"):  # counted as parsed (ingest.odt)
         parse_file("dump.odt", odt(content))
     assert parse_file("fine.odt", odt(ODT_CONTENT.replace("Led by Sigrun", "word " * 100_000))).sections
+
+
+@NEEDS_DOCX
+def test_a_docx_is_opened_once_to_ask_whether_it_is_a_memotrace_chat(monkeypatch):
+    """Each .docx was opened, and its document's first 64 KiB read, twice to ask whether it is MemoTrace's export
+    of a WeChat chat (ingest.wechat_docx): by parse_word, then again by the word_text it calls. Once now."""
+    from ingest import wechat_docx
+    asked, real = [], wechat_docx.read_memotrace_docx
+    monkeypatch.setattr(wechat_docx, "read_memotrace_docx", lambda path, data: asked.append(path) or real(path, data))
+    doc = parse_file("minutes/harbour.docx", report())
+    assert asked == ["minutes/harbour.docx"] and doc.title == "Harbour Study Minutes", (asked, doc.title)
