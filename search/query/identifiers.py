@@ -86,4 +86,11 @@ def _joined_first(read: Passages, joined: list[str], ranked: list, notes: list[s
     rows = read.rows([hit[0] for hit in found])
     writing = [hit for hit in found if (named and files[hit[0]].endswith(named)) or hit[0] in rows
                and any(p.search(normalise(rows[hit[0]]["text"])) for p in patterns)]
-    return moved_first(ranked, writing, notes, f"the passages writing {' or '.join(joined)}")
+    return moved_first(ranked, writing, notes, f"the passages writing {' or '.join(map(_shown, joined))}")
+
+
+def _shown(word: str) -> str:
+    """``word`` cut at spelling.SHOWN characters, as keyword search's notes cut a query's word: a pasted path of
+    10,000 characters was repeated whole."""
+    from search.query.spelling import SHOWN  # here: spelling imports this module
+    return word if len(word) <= SHOWN else word[:SHOWN - 1] + "…"
