@@ -21,7 +21,7 @@ from pathlib import Path
 
 import anyio
 
-from common import REPO, fresh_home, median
+from common import REPO, fresh_home, indexed_notes, median
 
 DEADLINE = 600  # seconds: a server that never answers fails the run rather than hanging it
 WORDS = ["contract", "invoice", "budget", "rebase", "docker", "postgres", "pasta", "review", "python", "tomato"]
@@ -29,20 +29,9 @@ WORDS = ["contract", "invoice", "budget", "rebase", "docker", "postgres", "pasta
 
 def build(home: Path, files: int) -> None:
     """``files`` small notes, indexed keyword-only as collection 'notes'."""
-    root = home / "notes"
-    for n in range(files):
-        path = root / f"note-{n}.md"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"# Note {n}\n\n" + "".join(
-            f"Day {n}, point {p}: the {WORDS[(n + p) % len(WORDS)]} and the {WORDS[(n * p) % len(WORDS)]}, what "
-            f"was tried and what to do next time.\n\n" for p in range(6)), encoding="utf-8")
-    from search.index import store
-    from workers import runtime, tasks
-    from workers.app import huey
-    huey.immediate = True
-    conn = runtime.index()
-    tasks.discover(store.ensure_collection(conn, "notes", str(root))["id"])
-    runtime.reset()
+    indexed_notes(home, {f"note-{n}.md": f"# Note {n}\n\n" + "".join(
+        f"Day {n}, point {p}: the {WORDS[(n + p) % len(WORDS)]} and the {WORDS[(n * p) % len(WORDS)]}, what "
+        f"was tried and what to do next time.\n\n" for p in range(6)) for n in range(files)})
 
 
 async def run(checkout: Path, searches: int) -> dict:

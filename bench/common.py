@@ -40,6 +40,24 @@ def fresh_home(prefix: str) -> Path:
     return home
 
 
+def indexed_notes(home: Path, notes: dict[str, str], name: str = "notes") -> Path:
+    """``notes`` ({path: text}) written in the folder ``home``/``name`` and indexed in huey's immediate mode as the
+    collection ``name`` (keyword-only where SIFT_EMBEDDINGS is off); the folder."""
+    root = home / name
+    for relative, text in notes.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    from search.index import store
+    from workers import runtime, tasks
+    from workers.app import huey
+    huey.immediate = True
+    conn = runtime.index()
+    tasks.discover(store.ensure_collection(conn, name, str(root))["id"])
+    runtime.reset()
+    return root
+
+
 def use_all_cores() -> None:
     """Benchmarks run the pipeline in one process: give the model every core."""
     os.environ.setdefault("SIFT_WORKERS", "1")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import anyio
 
-from common import REPO, fresh_home, median
+from common import REPO, fresh_home, indexed_notes, median
 
 QUERY = "how do I undo the last commit"
 DEADLINE = 300  # seconds: a server that never answers fails the run rather than hanging it
@@ -35,21 +35,9 @@ TOPICS = ["git rebase and undoing the last commit", "docker compose volumes", "a
 
 def build(home: Path, files: int) -> None:
     """``files`` small notes (a few paragraphs each), indexed in full with the model as collection 'notes'."""
-    root = home / "notes"
-    for n in range(files):
-        topic = TOPICS[n % len(TOPICS)]
-        path = root / f"folder{n % 7}" / f"note-{n}.md"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"# Note {n}: {topic}\n\n" + "".join(
-            f"## Part {p}\n\nThese are the notes of day {n} about {topic}, point {p}: what was tried, what "
-            f"worked and what to do next time.\n\n" for p in range(4)), encoding="utf-8")
-    from search.index import store
-    from workers import runtime, tasks
-    from workers.app import huey
-    huey.immediate = True
-    conn = runtime.index()
-    tasks.discover(store.ensure_collection(conn, "notes", str(root))["id"])
-    runtime.reset()
+    indexed_notes(home, {f"folder{n % 7}/note-{n}.md": f"# Note {n}: {TOPICS[n % len(TOPICS)]}\n\n" + "".join(
+        f"## Part {p}\n\nThese are the notes of day {n} about {TOPICS[n % len(TOPICS)]}, point {p}: what was "
+        f"tried, what worked and what to do next time.\n\n" for p in range(4)) for n in range(files)})
 
 
 def children_cpu() -> float:
