@@ -23,6 +23,7 @@ from mcp_server.pdf_pages import pdf_heading_pages, read_pdf
 from mcp_server.read_answer import failure
 from mcp_server.read_target import find_target, note_in_any_case, place_after, refuse_deleted, refuse_unindexable
 from mcp_server.text_file import read_text
+from mcp_server.transcripts import SUBTITLES, transcript_headings
 from mcp_server.word_files import document_headings, is_word, read_word
 from search.index import file_reads
 
@@ -172,7 +173,9 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
         else:
             with open(target.absolute, "rb") as f:
                 note = decode(f.read(LINKED_BYTES))
-            headings = headings_by_kind(target.relative, note)
+            headings = transcript_headings(conn, target.relative, indexed) or headings_by_kind(target.relative, note)
+            if headings and target.relative.lower().endswith(SUBTITLES):  # a hit's 'Lecture 07 > 00:41:12' as written
+                readings = heading_readings(heading.replace(" > ", "#"))
     except (OSError, Skip):
         raise Problem(f"{target.name} cannot be read as text to find a heading in") from None
     if threads is not None:  # a mail file's 'Re: Budget (line 2791)': the message of that Subject holding the line
