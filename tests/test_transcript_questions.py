@@ -75,3 +75,16 @@ def test_read_file_reads_a_transcripts_passage_by_the_time_its_hit_names(student
     assert "Step 0." in first and "Step 29." not in first and "eigenvector" not in first
     with pytest.raises(Problem, match=r"no heading '01:00:00'; its headings: 'Lecture 07', '00:38:00', '00:39:00', '00:41:12'"):
         reading.read(sift, "uni/MATH201/Lecture 07.srt", None, None, None, heading="01:00:00")
+
+
+def test_what_the_lecturer_said_about_a_subject_is_searched_by_the_subject(engine):
+    """'what did the lecturer say about eigenvalues': 'about' was left as the keyword that counted (keyword search
+    keeps it in a question, and 'eigenvalues' is common here), so a diary note 'about' nothing ranked first."""
+    from search.query.question import content
+    assert content("what did the lecturer say about eigenvalues") == "eigenvalues"
+    assert content("did the guest speaker talk about funding") == "funding"
+    assert content("what did Lindqvist say about the prior") == "Lindqvist the prior"  # a name is kept
+    assert content("the lecturer said eigenvalues are real") == "the lecturer said eigenvalues are real"
+    hits = engine.search("what did the lecturer say about eigenvalues", mode="keyword").hits
+    assert {h.path for h in hits} == {"MATH201/Lecture 07.srt", "MATH201/eigenvalues.md", "MATH201/exam.md"}, hits
+    assert [h.heading_path for h in hits if h.path.endswith(".srt")] == ["Lecture 07 > 00:41:12"]

@@ -213,6 +213,14 @@ RECALLING = re.compile(
     rf"|\b(?:a|the|my|that|this|some)\s+{_NOTE}\s+(?:about|on|regarding|concerning|where|comparing"
     r"|that\s+(?:says|said|explains|explained|covers|covered|describes|described|shows|showed|compares|compared))\b",
     re.IGNORECASE)
+# What a question asks of what was said by someone it names by a role, not a name (a lecture's transcript, a meeting's
+# notes): 'what did the lecturer say about eigenvalues', 'did our tutor mention anything on the exam'. Its 'lecturer',
+# 'say' and 'about' were searched as the subject; the transcript never says them, and a diary note 'about' ranked
+# first. A speaker named by a name is BY_SOMEONE's, and keeps the name.
+SAID_BY_ROLE = re.compile(
+    r"\b(?:did|has|had)\s+(?:the|a|an|our|my|your|his|her|their|that|this)\s+(?-i:[a-z][\w'’-]*\s+){1,2}?"
+    r"(?:say|said|mention|mentioned|explain|explained|talk|talked|speak|spoke|tell|told)"
+    r"(?:\s+(?:us|me|them))?(?:\s+anything)?(?:\s+(?:about|on|regarding|concerning|of))?\b", re.IGNORECASE)
 # What a question says of someone else's writing, the author's name kept: 'what did Anna write about the budget', 'has
 # Mei Lee written about', 'which notes did Ben write in March', 'papers by John Smith', 'the paper Smith wrote in 2019'.
 # The author is found by the name (a note's front matter author, a PDF's metadata one: the title column holds it), but
@@ -460,7 +468,8 @@ def _pieces(query: str) -> list[tuple[str, bool]]:
         start, end = (match.start(), match.end()) if match else (len(read), len(read))
         unquoted = _CHINESE.sub(" ", _RECALLED_ZH.sub(" ", _by_someone_zh(read[at:start])))
         unquoted = OWN_NOTES.sub(" ", _KOREAN.sub(" ", _JAPANESE.sub(" ", unquoted)))
-        unquoted = _uncontracted(RECALLING.sub(" ", _by_someone(WHEN_WRITTEN.sub(" ", unquoted))))
+        unquoted = WHEN_WRITTEN.sub(" ", SAID_BY_ROLE.sub(" ", unquoted))
+        unquoted = _uncontracted(RECALLING.sub(" ", _by_someone(unquoted)))
         pieces += [(w, False) for w in WORD.findall(unquoted)]
         kept = _QUOTE_MARK.sub(lambda mark: quotes[int(mark[1])], read[start:end])
         pieces += [(w, True) for w in WORD.findall(kept)]
@@ -487,6 +496,7 @@ def asks(query: str) -> bool:
 def _asks(query: str, first: list[str]) -> bool:
     undated = WHEN_WRITTEN.sub(" ", query)  # 'what did I write last week about …' recalls too
     if query.rstrip().endswith(("?", "？")) or RECALLING.search(undated) or CITING.search(undated) \
+            or SAID_BY_ROLE.search(undated) \
             or any(found["a"] and _a_writer(found) for found in BY_SOMEONE.finditer(undated)):  # 'what did Ben write'
         return True
     if first[:1] and first[0] in ASKING and OWN_NOTES.search(query):  # 'which notes do I have about vim'
