@@ -133,9 +133,9 @@ def test_hybrid_without_keyword_hits_scores_by_similarity_and_says_so(engine):
 @pytest.mark.parametrize("query", ["how long to cook spaghetti", "contract renewal", "the man on the stage", "合同"])
 def test_hybrid_with_keyword_hits_is_the_convex_fusion_of_both_rankings(engine, query):
     """A query with keyword hits ranks and scores as before: fusion.convex of the keyword and the semantic
-    ranking (both whole here: the index has fewer passages than the limit)."""
+    ranking (both whole here: the index has fewer passages than the limit, the keyword one scaled from 0)."""
     ranked = fusion.convex(*[[(h.chunk_id, h.score) for h in engine.search(query, 50, mode).hits]
-                             for mode in ("keyword", "semantic")])
+                             for mode in ("keyword", "semantic")], whole=True)
     answer = engine.search(query, 50)
     assert [h.chunk_id for h in answer.hits] == [cid for cid, _, _ in ranked]
     assert [h.score for h in answer.hits] == pytest.approx([score for _, score, _ in ranked], abs=1e-5)

@@ -88,3 +88,13 @@ def test_what_the_lecturer_said_about_a_subject_is_searched_by_the_subject(engin
     hits = engine.search("what did the lecturer say about eigenvalues", mode="keyword").hits
     assert {h.path for h in hits} == {"MATH201/Lecture 07.srt", "MATH201/eigenvalues.md", "MATH201/exam.md"}, hits
     assert [h.heading_path for h in hits if h.path.endswith(".srt")] == ["Lecture 07 > 00:41:12"]
+
+
+def test_a_rare_name_found_by_keyword_is_not_buried_by_hybrids_fusion(engine):
+    """'Lindqvist' is in a lecture's transcript and a short diary note; keyword search finds both, but min-max
+    scaling gave the second keyword hit a 0, as if it held no 'Lindqvist', and a note without the name ranked above
+    the transcript in hybrid search. Every passage holding it now ranks above those that do not."""
+    hits = engine.search("Lindqvist", mode="hybrid").hits
+    holding = [h.keyword_rank is not None for h in hits]
+    assert holding[:2] == [True, True] and not any(holding[2:]), [(h.path, h.keyword_rank) for h in hits]
+    assert "recordings/STAT210 Lecture 04.vtt" in {h.path for h in hits[:2]}

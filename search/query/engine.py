@@ -370,7 +370,7 @@ class Engine:
         if unranked and semantic and all(state["by_collection"].get(c) for c in _scope_collections(state, filters)):
             answer_notes.unranked(notes, query, unranked, mode)  # min-max scaling made its millionths count as much as any
             return by_meaning, mode, models
-        return fusion.convex(lexical, semantic), mode, models
+        return fusion.convex(lexical, semantic, whole=len(lexical) < depth), mode, models
 
     def _weightless(self, conn, query: str, catalog, state) -> list[str]:
         """The query's words found in the index, when keyword search ranks by none of them (keyword.weightless,

@@ -12,6 +12,12 @@ indexes (the weight was not tuned; 0.5 is the untuned middle), nDCG@10 RRF ->
 convex: SciFact with multilingual-e5-small 0.712 -> 0.717, with
 all-MiniLM-L6-v2 0.722 -> 0.734; zh-retrieval with e5 0.312 -> 0.323.
 
+A keyword ranking that holds every passage with any of the query's words (fewer than the candidates asked for) is
+scaled from 0, the score of a passage holding none of them, not from its last candidate's: min-max gave the last
+passage holding a rare word ('Lindqvist', in a lecture's transcript and one short diary note) the 0 of a passage
+without it, and unrelated semantic hits ranked above the transcript. A ranking cut at the candidates keeps min-max:
+passages left out of it score up to its last one.
+
 Reciprocal rank fusion stays for rankings whose scores are not comparable at
 all: collections embedded with different models.
 """
@@ -24,12 +30,13 @@ Ranking = list[tuple[int, float]]  # [(id, score)], best first, a higher score b
 Fused = list[tuple[int, float, list[int | None]]]  # [(id, fused score, [rank in each ranking or None])]
 
 
-def convex(lexical: Ranking, semantic: Ranking, weight: float = SEMANTIC_WEIGHT) -> Fused:
-    """The keyword and the semantic ranking combined by their min-max scaled scores, best first."""
+def convex(lexical: Ranking, semantic: Ranking, weight: float = SEMANTIC_WEIGHT, whole: bool = False) -> Fused:
+    """The keyword and the semantic ranking combined by their min-max scaled scores, best first; ``whole``: the
+    keyword ranking holds every passage with a word of the query, scaled from 0."""
     fused: dict[int, float] = {}
     ranks: dict[int, list[int | None]] = {}
     for which, (ranking, share) in enumerate(((lexical, 1.0 - weight), (semantic, weight))):
-        for rank, (item, scaled) in enumerate(_scaled(ranking), start=1):
+        for rank, (item, scaled) in enumerate(_scaled(ranking, whole and which == 0), start=1):
             fused[item] = fused.get(item, 0.0) + share * scaled
             ranks.setdefault(item, [None, None])[which] = rank
     return _ordered(fused, ranks)
@@ -47,12 +54,13 @@ def rrf(*rankings: Ranking, k: int = K, weights: tuple[float, ...] | None = None
     return _ordered(fused, ranks)
 
 
-def _scaled(ranking: Ranking) -> list[tuple[int, float]]:
-    """Scores mapped to 0..1 (the best 1, the last candidate 0); all equal: all 1."""
+def _scaled(ranking: Ranking, from_zero: bool = False) -> list[tuple[int, float]]:
+    """Scores mapped to 0..1 (the best 1, the last candidate 0, or a score of 0 ``from_zero``); all equal: all 1."""
     if not ranking:
         return []
     scores = [score for _, score in ranking]
     low, high = min(scores), max(scores)
+    low = min(low, 0.0) if from_zero else low
     if high <= low:
         return [(item, 1.0) for item, _ in ranking]
     return [(item, (score - low) / (high - low)) for item, score in ranking]
