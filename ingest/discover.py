@@ -26,7 +26,7 @@ from pathlib import Path, PurePosixPath
 
 from ingest.code_languages import SHEBANG_BYTES
 from ingest.kinds import CONFIG_EXTENSIONS, PAGE_EXTENSIONS, kind_of, kind_of_script, suffix
-from ingest.links import converted_pdfs
+from ingest.links import PAGES, converted_pdfs, knitted_pages
 
 # Vendored dependencies: other projects' code copied into a repository, as node_modules/ is (Go's and Composer's
 # vendor/, a third_party/ tree, pip's _vendor/). Indexed, huey, pypdf and mcp copied into third_party/ and a Go vendor/
@@ -415,7 +415,7 @@ def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] |
         folders += _walk_dir(*folders.pop(), rules, real_root, found, refused, unreadable, unread, placeholders)
     _without_left_out(unread, found)
     attached = converted_pdfs({f.path for f in found})  # their notes stand for them
-    converted = set(attached.values())
+    converted = set(attached.values()) | knitted_pages({f.path for f in found})  # a knitted report's page
     found = [replace(f, attachment=attached[f.path]) if f.path in attached else f
              for f in found if f.path not in converted]
     found.sort(key=lambda f: f.path)
@@ -610,7 +610,7 @@ def walk_paths(root: Path | str, paths, rules: Rules | None = None, refused: dic
         folders += _walk_dir(*folders.pop(), rules, real_root, found, refused, unreadable, unread, placeholders)
     _without_left_out(unread, True)  # counted by a walk alone: the published generation's are kept (workers.tasks)
     attached = converted_pdfs({f.path for f in found})
-    converted = set(attached.values())
+    converted = set(attached.values()) | knitted_pages({f.path for f in found})  # a knitted report's page
     found = [replace(f, attachment=attached[f.path]) if f.path in attached else f
              for f in found if f.path not in converted]
     found.sort(key=lambda f: f.path)
@@ -680,7 +680,7 @@ def with_partners(root: Path | str, paths) -> set[str]:
         if name.lower().startswith("messages"):
             from ingest.chat import telegram_pages_beside
             more.update(page for page in telegram_pages_beside(rel) if os.path.isfile(Path(root) / page))
-        if kind_of(name) not in ("note", "pdf"):
+        if kind_of(name) not in ("note", "pdf") and not name.lower().endswith(PAGES):  # PAGES: a knitted report's
             continue
         if parent not in listed:
             try:
@@ -689,7 +689,7 @@ def with_partners(root: Path | str, paths) -> set[str]:
                 listed[parent] = []
         stem = PurePosixPath(name).with_suffix("").as_posix()
         more.update(f"{parent}/{other}" if parent else other for other in listed[parent]
-                    if other != name and kind_of(other) in ("note", "pdf")
+                    if other != name and (kind_of(other) in ("note", "pdf") or other.lower().endswith(PAGES))
                     and PurePosixPath(other).with_suffix("").as_posix() == stem)
     return more
 

@@ -8,7 +8,8 @@ wiki-link ``[[name]]`` by file name (kept bare, since it may live anywhere),
 (``[[./name]]`` and ``[[../name]]`` from the note's), Joplin's ``[x](:/0123…)`` by the id, a bare name.
 Links to other schemes (``data:``, ``tel:``) and those that leave the collection are dropped. A PDF with a
 Markdown file of the same stem beside it is that note's attachment: the note's text stands for the PDF, and
-the PDF is not indexed a second time.
+the PDF is not indexed a second time; so is the HTML page an R Markdown or Quarto document was knitted to
+(``report.html`` beside ``report.Rmd``: knitted_pages).
 """
 from __future__ import annotations
 
@@ -86,6 +87,21 @@ def converted_pdfs(paths: set[str]) -> dict[str, str]:
         return {}
     return {p: pdfs[_stem(p)] for p, kind in kinds.items()
             if kind == "note" and _stem(p) in pdfs and _converts(p)}
+
+
+KNITTED = (".rmd", ".qmd")  # R Markdown, Quarto: knitted to a page of their name as well as to a PDF
+PAGES = (".html", ".htm")
+
+
+def knitted_pages(paths: set[str]) -> set[str]:
+    """The HTML pages among ``paths`` whose same-stem R Markdown or Quarto document is among them too
+    (``report.html`` beside ``report.Rmd`` or ``report.qmd``, either ending in any case): what knitting made of it,
+    its export as a PDF beside it is, not indexed again (each passage of the report was in a search's results
+    twice, the page's a file of its own)."""
+    sources = {path[:-4] for path in paths if path[-4:].lower() in KNITTED}
+    if not sources:
+        return set()
+    return {path for path in paths if path.lower().endswith(PAGES) and _stem(path) in sources}
 
 
 def _converts(note_path: str) -> bool:

@@ -29,3 +29,17 @@ def test_an_r_markdown_or_quarto_document_is_a_markdown_note_its_knitted_pdf_its
         [section] = doc.sections
         assert section.heading_path == ["Question 1"] and "chisq.test(table(survey$smoke" in section.text
     assert converted_pdfs({"stats/hw3.Rmd", "stats/hw3.pdf"}) == {"stats/hw3.Rmd": "stats/hw3.pdf"}
+
+
+def test_the_html_page_a_report_was_knitted_to_is_its_export_not_a_second_copy(tmp_path):
+    """report.html beside report.Rmd (or .qmd) is what knitting made of it: it was indexed as a file of its own, so
+    each passage of the report came twice in a search's results. A walk, and a walk of the page alone (a save the
+    watcher saw), leave it out as they leave out the PDF beside it; a page with no such document is a page."""
+    from ingest.discover import walk, walk_paths, with_partners
+    from tests.conftest import write_tree
+
+    write_tree(tmp_path, {"stats/hw3.Rmd": HOMEWORK, "stats/hw3.html": "<html><body><h2>Question 1</h2></body></html>",
+                          "stats/hw3.pdf": "%PDF-1.4", "q/report.QMD": HOMEWORK, "q/report.htm": "<p>chi</p>",
+                          "web/hw3.html": "<p>a page</p>"})
+    assert [f.path for f in walk(tmp_path)] == ["q/report.QMD", "stats/hw3.Rmd", "web/hw3.html"]
+    assert [f.path for f in walk_paths(tmp_path, with_partners(tmp_path, {"stats/hw3.html"}))] == ["stats/hw3.Rmd"]
