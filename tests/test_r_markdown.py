@@ -43,3 +43,18 @@ def test_the_html_page_a_report_was_knitted_to_is_its_export_not_a_second_copy(t
                           "web/hw3.html": "<p>a page</p>"})
     assert [f.path for f in walk(tmp_path)] == ["q/report.QMD", "stats/hw3.Rmd", "web/hw3.html"]
     assert [f.path for f in walk_paths(tmp_path, with_partners(tmp_path, {"stats/hw3.html"}))] == ["stats/hw3.Rmd"]
+
+
+def test_the_authors_an_r_markdown_or_quarto_front_matter_names_are_each_one_person(sift_env, immediate, tmp_path):
+    """An .Rmd's front matter names each person apart, as a .md's does: 'John Tolkien' found no one recording John
+    Ronald Reuel Tolkien there (a PDF's metadata author may run several persons together, a note's does not)."""
+    from search.query import authors
+    from tests.conftest import ingest_keyword_only, write_tree
+    from workers import runtime
+    front = HOMEWORK.replace('"Mia Novak"', '"John Ronald Reuel Tolkien"')
+    root = write_tree(tmp_path / "r", {"hw3.Rmd": front, "report.qmd": front, "plain.txt": "No author.\n"})
+    ingest_keyword_only(root, "r")
+    conn = runtime.index()
+    paths = dict(conn.execute("SELECT id, path FROM files"))
+    assert sorted(paths[file] for file, author in authors.file_authors(conn)
+                  if authors.wrote(author, "John Tolkien")) == ["hw3.Rmd", "report.qmd"]

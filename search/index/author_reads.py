@@ -13,11 +13,12 @@ from search.index.collection_reads import VISIBLE
 HEAD_CHARS = 400  # of a mail passage, read for its From line (a message's head: From, To, Cc, Date)
 
 
-# a file whose author is a field written for each person apart: a note's front matter or Logseq page (a list, or
-# one text a person typed), an EPUB's dc:creator (one element each); a document's metadata author (PDF, Word,
-# OpenDocument, slides) is one text a program fills, with several persons run together where it joined them by spaces
+# a file whose author is a field written for each person apart: a note's front matter (an .Rmd's and .qmd's too) or
+# Logseq page (a list, or one text a person typed), an EPUB's dc:creator (one element each); a document's metadata
+# author (PDF, Word, OpenDocument, slides) is one text a program fills, with several persons run together where it
+# joined them by spaces
 _APART = ("(lower(f.path) LIKE '%.md' OR lower(f.path) LIKE '%.markdown' OR lower(f.path) LIKE '%.mdx' "
-          "OR lower(f.path) LIKE '%.epub')")
+          "OR lower(f.path) LIKE '%.rmd' OR lower(f.path) LIKE '%.qmd' OR lower(f.path) LIKE '%.epub')")
 
 
 def file_authors(conn: sqlite3.Connection) -> list[tuple[int, str, bool]]:
