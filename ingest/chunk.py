@@ -400,7 +400,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # passage of the cell under it, where it was a passage of that word alone, and a heading closes those of its level and
 # deeper, where a notebook's '## ' headings were each nested under the one before (ingest.notebook). R is cut at its
 # functions, 'survival > fit_churn_curve' (ingest.code_forms.r_functions), where it was windowed by lines under the
-# file's name.
+# file's name. A notebook's stream output over 64 KB of JSON (a training log) is its last 2,000 characters ('Out: …
+# epoch 29: val_auc 0.912'), where it was left out whole with its final metric (ingest.notebook._stream_tail).
 VERSION = 32
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -5,7 +5,8 @@ are what a person wrote, so each becomes a section (a markdown cell's headings g
 cells under them). A code cell's outputs follow its code as text (``Out: AUC 0.873``, a warning it printed, an
 error's name and message): what it printed, a value it showed, in its first OUTPUT_CHARS characters; an image or
 an HTML table is left out (a plot's text is its repr), and so is an output of more than OUTPUT_LIMIT characters
-of JSON (a training log, a plot), never parsed whole.
+of JSON (a plot), never parsed whole, but a stream's (a training log): its last OUTPUT_CHARS characters are read,
+where its final metric is, from the end of its JSON (``_stream_tail``).
 
 Line numbers are the file's own, so read_file shows a hit where it is: Jupyter writes each line of a cell's
 source as one string on a line of its own, inside ``"source": [`` … ``]``, and a cell found so has its lines
@@ -21,7 +22,8 @@ from pathlib import PurePosixPath
 from ingest.document import Document, Section, Skip, whole_characters
 
 OUTPUT_LIMIT = 64 * 1024  # an output's JSON longer than this (a training log, an image) is left out unread
-OUTPUT_CHARS = 2_000  # of an output's text, the first this many characters are read
+OUTPUT_CHARS = 2_000  # of an output's text, the first this many characters are read (a long log's: the last)
+TAIL_JSON = 8 * OUTPUT_CHARS  # of a long log's JSON, at most this many characters are read back from its end
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # a traceback's colours
 ATX = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
@@ -102,8 +104,11 @@ _REDUCED = "sift_reduced"  # marks an output read down to its text (by _reduced)
 def _reduced(output: dict, size: int) -> dict:
     """An output (``output_type`` one of Jupyter's) as its type and the text it shows a person, ``size`` the
     characters of JSON it took: a stream's text, a result's ``text/plain`` (not a plot's repr beside its image), an
-    error's name and message. Over OUTPUT_LIMIT, or of none of those, its text is empty."""
+    error's name and message. Over OUTPUT_LIMIT a stream's last lines (a training log's final metric: it was left
+    out whole), of another its text is empty, and so is one of none of those."""
     kind, text = output.get("output_type"), ""
+    if size > OUTPUT_LIMIT and kind == "stream":
+        return {"output_type": kind, _REDUCED: True, "text": _last_lines(_last(output.get("text")))}
     if size <= OUTPUT_LIMIT:
         if kind == "stream":
             text = _joined(output.get("text"))
@@ -119,6 +124,31 @@ def _reduced(output: dict, size: int) -> dict:
     return {"output_type": kind if isinstance(kind, str) else "", _REDUCED: True, "text": text}
 
 
+def _last(value: object) -> str:
+    """The end of a notebook's multiline string, at least TAIL_JSON characters of it where it has so many, without
+    joining the whole of it."""
+    if isinstance(value, str):
+        return value[-TAIL_JSON:]
+    pieces, size = [], 0
+    for piece in reversed(value if isinstance(value, list) else []):
+        if isinstance(piece, str):
+            pieces.append(piece)
+            size += len(piece)
+            if size >= TAIL_JSON:
+                break
+    return "".join(reversed(pieces))
+
+
+def _last_lines(text: str) -> str:
+    """The last OUTPUT_CHARS characters of a long output's ``text``, from a line's start ('… ' before them)."""
+    text = whole_characters(ANSI.sub("", text[-2 * OUTPUT_CHARS:])).strip()
+    if len(text) <= OUTPUT_CHARS:
+        return text
+    text = text[-OUTPUT_CHARS:]
+    line = text.find("\n")
+    return "… " + (text[line + 1:] if 0 <= line < len(text) // 2 else text.split(None, 1)[-1]).lstrip()
+
+
 def _joined(value: object) -> str:
     """A notebook's multiline string (one string, or a list of its lines) as one string."""
     if isinstance(value, str):
@@ -130,10 +160,14 @@ def _joined(value: object) -> str:
 
 def _kept_outputs(text: str, body: int, end: int, spans: list[tuple[int, int]]) -> str:
     """The JSON of the outputs list ``text[body:end]`` (its objects at ``spans``) with each output reduced to its
-    text (``_reduced``): an output of more than OUTPUT_LIMIT characters is left out without being parsed."""
+    text (``_reduced``): an output of more than OUTPUT_LIMIT characters is left out without being parsed, but a
+    stream's last lines (``_stream_tail``)."""
     kept = []
     for start, stop in spans:
         if stop - start > OUTPUT_LIMIT:
+            tail = _stream_tail(text, start, stop)
+            if tail:
+                kept.append(json.dumps(_reduced({"output_type": "stream", "text": tail}, stop - start)))
             continue
         try:
             output = json.loads(text[start:stop])
@@ -142,6 +176,54 @@ def _kept_outputs(text: str, body: int, end: int, spans: list[tuple[int, int]]) 
         if isinstance(output, dict):
             kept.append(json.dumps(_reduced(output, stop - start)))
     return ",".join(kept)
+
+
+_STREAM = re.compile(r'"output_type"\s*:\s*"stream"')
+_NEWLINE = re.compile(r'(?<!\\)(?:\\\\)*\\n')  # an escaped line break in JSON text ('\\n', not '\\\\n')
+
+
+def _stream_tail(text: str, start: int, stop: int) -> str | None:
+    """The end of the text of the stream output ``text[start:stop]`` (its JSON, an object), read back from its end:
+    its last strings (a list of lines, as Jupyter writes it, or one string) up to its "text" key or TAIL_JSON
+    characters, the first cut at an escaped line break; None when it is no stream, or not so written. Nothing
+    before them is read, nor copied: a 40 MB log costs what its last lines do."""
+    if not _STREAM.search(text, start, min(stop, start + 1024)) and \
+            not _STREAM.search(text, max(start, stop - 1024), stop):
+        return None
+    floor, pieces, after = max(start, stop - TAIL_JSON), [], stop - 1  # after: where the string read next ends by
+    while (close := _quote_before(text, after, start)) is not None:
+        between = text[close + 1:after].strip()  # ']' or nothing after the last, ',' between two, ': [' after the key
+        opening = _quote_before(text, close, start)
+        if opening is None:
+            return None
+        if between.startswith(":"):  # a key: "text" before its strings, another's are no text
+            return "".join(reversed(pieces)) or None if text[opening + 1:close] == "text" else None
+        if between != ("," if pieces else "]") and not (between == "" and not pieces):
+            return None
+        begin = opening + 1
+        if begin < floor:  # a long line or one string: its last part, from a line's start
+            cut = _NEWLINE.search(text, floor, close)
+            begin = cut.end() if cut else close
+        try:
+            pieces.append(json.loads(f'"{text[begin:close]}"'))
+        except ValueError:
+            return None
+        if begin != opening + 1:
+            break
+        after = opening
+    return "".join(reversed(pieces)) or None
+
+
+def _quote_before(text: str, at: int, start: int) -> int | None:
+    """Where the last '"' in ``text[start:at]`` that closes or opens a JSON string is (not an escaped one)."""
+    while (quote := text.rfind('"', start, at)) >= 0:
+        slashes = quote
+        while slashes > start and text[slashes - 1] == "\\":
+            slashes -= 1
+        if (quote - slashes) % 2 == 0:
+            return quote
+        at = quote
+    return None
 
 
 def _loaded(text: str, indent: str | None) -> object:

@@ -1,7 +1,8 @@
 """A notebook's outputs were all left out: a metric a cell printed ('AUC 0.873'), a pandas warning it raised
 (SettingWithCopyWarning), an error's message, a table it showed were found by no search, though they are what a
 data scientist remembers of a notebook. Now a code cell's text outputs follow its code (``Out: …``), at its lines;
-images, HTML and an output of more than OUTPUT_LIMIT characters of JSON (a training log) stay out, unparsed."""
+images, HTML and an output of more than OUTPUT_LIMIT characters of JSON stay out, unparsed, but a training log's last
+lines: its final metric was left out with the rest of it."""
 from __future__ import annotations
 
 import json
@@ -57,7 +58,9 @@ def test_a_code_cells_text_outputs_follow_its_code_and_images_logs_and_html_stay
     body = "\n".join(s.text for s in doc.sections)
     assert "Out: customer_id  customer_ltv\n0        10001        412.50" in body
     assert "SettingWithCopyWarning" in body
-    assert "Out: AUC 0.873" in body and "validation-auc" not in body  # the log is over the limit, AUC is not
+    assert "Out: AUC 0.873" in body  # a log over the limit: its last lines alone, unparsed (its final metric)
+    assert "[3999]\tvalidation-auc:0.899\nOut: AUC 0.873" in body and "[3000]\tvalidation" not in body
+    assert "Out: … [3" in body
     assert "Out: AttributeError: Can only use .dt accessor with datetimelike values" in body
     assert "marmoset_html" not in body and "tapir_traceback_frame" not in body
     assert "okapi" not in body and "iVBOR" not in body
@@ -79,3 +82,24 @@ def test_a_metric_and_a_warning_a_notebook_printed_are_found(immediate, tmp_path
     hit = engine.search("0.873", limit=3, mode="keyword").hits[0]
     lines = _notebook(1, plot=True).split("\n")  # the hit is at the code that printed it
     assert '"print(f\'AUC {auc:.3f}\')"' in lines[hit.end_line - 1]
+
+
+@pytest.mark.parametrize("indent", [1, None], ids=["lines", "one-line"])
+def test_a_long_logs_last_lines_are_read_from_its_end_as_one_string_too_and_a_long_plot_stays_out(indent):
+    """A log written as one string (not Jupyter's list of lines) keeps its last lines as well, cut at a line's
+    start; an output over the limit of another type (a long text/plain repr) stays out, and so, cut out unparsed,
+    does a stream whose keys come in another order than Jupyter's (its text is read back only as the last key)."""
+    log = "".join(f"step {i} val_auc 0.{100 + i % 800}\n" for i in range(5_000)) + "final val_auc 0.912\n"
+    cells = [{"cell_type": "code", "execution_count": 1, "metadata": {}, "source": ["fit()"], "outputs": [
+                 {"name": "stdout", "output_type": "stream", "text": log}]},
+             {"cell_type": "code", "execution_count": 2, "metadata": {}, "source": ["show()"], "outputs": [
+                 {"output_type": "execute_result", "execution_count": 2, "metadata": {},
+                  "data": {"text/plain": ["wombat repr " * 8_000 + "\n", "last wombat\n"]}}]},
+             {"cell_type": "code", "execution_count": 3, "metadata": {}, "source": ["again()"], "outputs": [
+                 {"text": ["quokka\n"] * 12_000, "output_type": "stream", "name": "stdout"}]}]
+    text = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=indent)
+    fit, show, again = parse_file("t.ipynb", text.encode()).sections
+    assert fit.text.startswith("fit()\nOut: … step 49")
+    assert fit.text.endswith("step 4999 val_auc 0.299\nfinal val_auc 0.912")
+    assert len(fit.text) < 2_100 and "step 4899 " not in fit.text
+    assert show.text == "show()" and "quokka" not in again.text
