@@ -671,7 +671,8 @@ class _Entry:
 
 def with_partners(root: Path | str, paths) -> set[str]:
     """``paths`` and, for each, the same-stem notes and PDFs beside it (found by listing its folder, without a
-    stat): a note stands for the PDF beside it, so a PDF that comes, goes or changes changes its note. A page of
+    stat): a note stands for the PDF beside it, so a PDF that comes, goes or changes changes its note (an .Rmd's or
+    .qmd's for the HTML page it was knitted to as well: links.knitted_pages). A page of
     Telegram's HTML export's pages beside it too (ingest.chat.pages_to_mark_again: their headings name it)."""
     listed: dict[str, list[str]] = {}
     more = set(paths)
