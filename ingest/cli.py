@@ -570,7 +570,7 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
             now_slow = [(w["stage"], w["path"]) for w in slow]
             if done != last_done or now_slow != last_slow or (slow and time.time() - told >= SLOW_EVERY):
                 if bar.disable:
-                    left = eta(building, total, done, slow, later)
+                    left = eta(building, total, done, slow, later, progress_reads.embedded_unwritten(conn, building["id"]))
                     print(progress_line(building["id"], done, total, said, left, whole), file=sys.stderr)
                 last_done, last_slow, idle_since, told = done, now_slow, time.time(), time.time()
             bar.total, bar.n, bar.unit = total, done, "file"

@@ -195,6 +195,27 @@ def test_the_eta_counts_the_files_of_a_job_being_embedded_by_its_chunks(sift_env
     assert 30 <= eta <= 60, c["building"]["progress"]
 
 
+def test_the_eta_counts_files_embedded_and_waiting_for_their_write_as_done(sift_env, tmp_path):
+    """`ingest enqueue --wait` went from 'ETA 22 s; embedding … 96 of 116 chunks' to '2/35 files, ETA 31.5 min', then
+    'published': between the embedding job's end and its files' write no job is at work, and the ETA fell back to
+    the pace of the 2 files written in the 2 minutes since discovery. 20 of the files are embedded, their write next."""
+    from search.index import status, store
+    from workers import runtime
+    conn = runtime.index()
+    names = [f"n{i:02}.md" for i in range(35)]
+    gen = _a_build(conn, "notes", tmp_path, dict.fromkeys(names, "added"), 120)
+    store.mark(conn, gen, names[:2], "write", "done")
+    store.mark(conn, gen, names[2:22], "embed", "done")
+    [c] = status.collect(conn)["collections"]
+    progress = c["building"]["progress"]
+    assert progress["done"] == 2 and not progress["slow"], progress  # written: still 2, as the line shows
+    # 22 files' worth in 120 s, 13 to go: about 71 s (by the 2 files written: 33 at one a minute, 33 min)
+    assert 13 * 120 / 22 - 0.1 <= progress["eta_seconds"] <= 13 * 130 / 22, progress
+    store.mark(conn, gen, names[22:], "embed", "done")  # all embedded: only their write is left
+    [c] = status.collect(conn)["collections"]
+    assert c["building"]["progress"]["eta_seconds"] == 0.0, c["building"]["progress"]
+
+
 def test_before_any_file_is_done_the_eta_goes_by_the_jobs_own_pace(sift_env, tmp_path):
     """`ingest enqueue --wait` said '0/100 files of this part, ETA 1.0 h for this part' of a part that took 5
     minutes: its first job's few chunks, embedded in seconds after a minute of model load and chunking, were taken

@@ -85,6 +85,17 @@ def generation_progress(conn, gen: int) -> tuple[int, int]:
     return total, total - open_files
 
 
+def embedded_unwritten(conn, gen: int) -> int:
+    """Files of the generation whose chunks are embedded and whose write job is still to run: seconds from done
+    (status.eta counts them so; no job is at work on them meanwhile, and the ETA fell back to the pace of the files
+    written so far)."""
+    if not has_counts(conn):
+        return conn.execute("SELECT count(*) FROM progress WHERE generation = ? AND stage = 'embed' "
+                            "AND state = 'done'", (gen,)).fetchone()[0]
+    return conn.execute("SELECT coalesce(sum(files), 0) FROM progress_counts WHERE generation = ? AND stage = 'embed' "
+                        "AND state = 'done'", (gen,)).fetchone()[0]
+
+
 def has_counts(conn) -> bool:
     """The index keeps progress_counts, progress_open and generations.files/chunks (schema V7); a reader may
     meet an older index that no writer has migrated yet."""

@@ -269,7 +269,8 @@ def progress(conn, gen) -> dict:
     total, done, later = part_progress(conn, gen["id"])
     slow = working.slow(conn, gen["id"])
     return {"files": total, "done": done, "pending": total - done,
-            "eta_seconds": eta(gen, total, done, slow, later), "slow": slow}
+            "eta_seconds": eta(gen, total, done, slow, later, progress_reads.embedded_unwritten(conn, gen["id"])),
+            "slow": slow}
 
 
 def part_progress(conn, gen: int) -> tuple[int, int, int]:
@@ -281,11 +282,16 @@ def part_progress(conn, gen: int) -> tuple[int, int, int]:
     return total - later, done - later, later
 
 
-def eta(gen, total: int, done: int, slow: list[dict], later: int = 0) -> float | None:
+def eta(gen, total: int, done: int, slow: list[dict], later: int = 0, embedded: int = 0) -> float | None:
     """Seconds left at the pace so far: of the files, and of each big file being embedded at its own pace
-    (a 4 MB note of 3,540 chunks left last of two files was 'ETA 31 s' by files alone, for 15 minutes)."""
+    (a 4 MB note of 3,540 chunks left last of two files was 'ETA 31 s' by files alone, for 15 minutes).
+    ``embedded``: files whose chunks are embedded, their write to come (progress_reads.embedded_unwritten), counted
+    as done: between an embedding job's end and its write no job is at work on them, and `--wait` went from 'ETA
+    22 s; embedding … 96 of 116 chunks' to '2/35 files, ETA 31.5 min' (the pace of the 2 files written) just before
+    it published."""
     if gen["discovered"] is None:
         return None
+    done += embedded
     if done >= total:
         return 0.0
     left = [_work_left(w) for w in slow if w.get("total")]
