@@ -811,6 +811,27 @@ def _without_left_out(unread: Counter, found) -> None:
 LEFT_OUT_PREFIXES = (LEFT_OUT.split("{")[0], FOLDERS_LEFT_OUT.split("{")[0])
 
 
+# counted with ``unread`` too: files indexed before that a scan did not find though they are still on disk, left out
+# now by what follows (SIFT_EXCLUDE, SIFT_INCLUDE, else IGNORED_NOW): stats said '30 deleted' of the files
+# SIFT_EXCLUDE='til/' left out, as if gone from disk (search.index.status says them apart)
+LEFT_OUT_NOW = "(indexed before, left out now by {})"
+IGNORED_NOW = "a .gitignore or the ignore list"
+
+
+def left_out_now(root, paths: list[str], rules: Rules) -> Counter:
+    """Of ``paths`` (indexed before, not found by this scan), those still on disk, counted under LEFT_OUT_NOW by
+    what leaves them out. A stat each, of the files the scan takes as deleted only."""
+    counts: Counter = Counter()
+    if not paths or not os.path.isdir(root):  # a root gone: nothing of it is on disk
+        return counts
+    for rel in paths:
+        if os.path.isfile(os.path.join(root, rel)):
+            by = EXCLUDE_SETTING if rules.excluded(rel, False) else "SIFT_INCLUDE" if not rules.included(rel) \
+                else IGNORED_NOW
+            counts[LEFT_OUT_NOW.format(by)] += 1
+    return counts
+
+
 def _count_unread(entry, rel: str, is_link: bool, rules: Rules, unread: Counter) -> None:
     """Count a file of a kind Sift does not read, if the rules let it through. Cheap: the type comes from
     the folder listing, the file is neither read nor stat'ed. Left out: a symlinked one (following it would

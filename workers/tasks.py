@@ -30,8 +30,8 @@ from huey.signals import SIGNAL_ENQUEUED
 from ingest import freed_moves
 from ingest.changes import Known, plan_changes, settled_ctime
 from ingest.chunk import TooManyChunks, chunk_document, chunking, plain_count, text_hash
-from ingest.discover import (CLOUD_ONLY, DOWNLOADING, NOT_INCLUDED, FoundFile, Rules, not_downloaded, placeholder_for,
-                             rules_of, walk, walk_paths, with_partners)
+from ingest.discover import (CLOUD_ONLY, DOWNLOADING, LEFT_OUT_NOW, NOT_INCLUDED, FoundFile, Rules, left_out_now,
+                             not_downloaded, placeholder_for, rules_of, walk, walk_paths, with_partners)
 from ingest.discover import away as not_on_this_disk
 from ingest.document import Skip
 from ingest.kinds import kind_of
@@ -316,6 +316,8 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     # a file skipped or failed as before is no change: stats said "1 added" at every scan of a collection
     # holding one file over SIFT_MAX_FILE_CHUNKS, though nothing was added
     changes.update(dict.fromkeys((p for p in carried if changes.get(p) not in (None, "deleted")), AS_BEFORE))
+    # the files taken as deleted that are still on disk, left out by the settings now: stats says so
+    unread.update(left_out_now(root, [p for p, change in plan.changes.items() if change == "deleted"], rules))
     # a file touched (its mtime changed, its content hashed the same) still makes a generation: the published
     # one's file rows, and the catalogs readers keep per generation, hold the mtime the date filters compare
     if not (was_building or model_changed or recut or plan.touched) and _unchanged(conn, collection, changes, unread):
@@ -505,13 +507,20 @@ def _scope(conn, collection, paths: list[str], rules: Rules, again: list[str] = 
         else:
             names.add(row["path"])
     names = with_partners(collection["root"], names) | set(again)
-    unread = json.loads(published["unread"] or "{}")
+    unread = _unread_as_walked(published)
     if unread and not all(_plain_file(collection["root"], p) for p in names):
         return None
     if unread.get(NOT_INCLUDED) and not all(rules.included(p) for p in names):
         return None
     outside = {p: r for p, r in unnamable.items() if not any(p.startswith(n + "/") for n in names)}
     return Scope(sorted(names), unread, outside)
+
+
+def _unread_as_walked(published) -> dict[str, int]:
+    """The published generation's counts of files Sift does not read, as a walk finds them again: without the
+    files it found left out once indexed (ingest.discover.LEFT_OUT_NOW), which a next scan no longer knows of."""
+    prefix = LEFT_OUT_NOW.split("{")[0]
+    return {key: n for key, n in json.loads(published["unread"] or "{}").items() if not key.startswith(prefix)}
 
 
 def _storable_name(path: str) -> bool:
@@ -536,7 +545,7 @@ def _unchanged(conn, collection, changes: dict[str, str], unread: Counter) -> bo
     if collection["published"] is None or any(change != AS_BEFORE for change in changes.values()):
         return False
     published = generation_reads.generation(conn, collection["published"])
-    if json.loads(published["unread"] or "{}") != {ext: n for ext, n in unread.items() if n}:
+    if _unread_as_walked(published) != {ext: n for ext, n in unread.items() if n}:
         return False
     return {row["path"] for row in progress_reads.troubled(conn, published["id"])} == set(changes)
 

@@ -155,6 +155,10 @@ def _generation(conn, gen) -> dict:
         changes["added"] = changes.get("added", 0) - later
         changes = {change: n for change, n in changes.items() if n > 0}
         changes[NOT_READ_YET] = later
+    for by, n in _left_out_now(gen).items():  # '30 deleted' of the files SIFT_EXCLUDE='til/' left out, still on disk
+        changes["deleted"] = changes.get("deleted", 0) - n
+        changes[LEFT_OUT_NOW_CHANGE.format(by)] = n
+    changes = {change: n for change, n in changes.items() if n > 0}
     return {
         "id": gen["id"], "state": gen["state"], "model": gen["model"],
         "started": gen["started"], "finished": finished,
@@ -179,7 +183,8 @@ def _unread(gen) -> dict[str, int]:
     in an index that a reader opened without migrating it)."""
     stored = gen["unread"] if "unread" in gen.keys() else None
     unread = json.loads(stored) if stored else {}
-    return {ext: n for ext, n in unread.items() if ext != NOT_INCLUDED and not ext.startswith(LEFT_OUT_PREFIXES)}
+    return {ext: n for ext, n in unread.items() if ext != NOT_INCLUDED and not ext.startswith(LEFT_OUT_PREFIXES)
+            and not ext.startswith(LEFT_OUT_NOW_PREFIX)}
 
 
 # the keys under which ingest.discover counts, with the unread files, those SIFT_INCLUDE left out, and (when it
@@ -189,6 +194,18 @@ NOT_INCLUDED = "(not matched by SIFT_INCLUDE)"
 LEFT_OUT = "(left out by {})"
 FOLDERS_LEFT_OUT = "(folders left out by {})"
 LEFT_OUT_PREFIXES = (LEFT_OUT.split("{")[0], FOLDERS_LEFT_OUT.split("{")[0])
+# the files indexed before that a scan found still on disk, left out now by a setting (ingest.discover.left_out_now):
+# counted apart from the files deleted, as the change LEFT_OUT_NOW_CHANGE
+LEFT_OUT_NOW = "(indexed before, left out now by {})"
+LEFT_OUT_NOW_PREFIX = LEFT_OUT_NOW.split("{")[0]
+LEFT_OUT_NOW_CHANGE = "left out by {} (still on disk)"
+
+
+def _left_out_now(gen) -> dict[str, int]:
+    """The files the scan of ``gen`` took as deleted though still on disk, by what left them out ('SIFT_EXCLUDE')."""
+    stored = gen["unread"] if "unread" in gen.keys() else None
+    return {key[len(LEFT_OUT_NOW_PREFIX):-1]: n for key, n in (json.loads(stored) if stored else {}).items()
+            if key.startswith(LEFT_OUT_NOW_PREFIX)}
 
 
 def _left_out(gen) -> dict[str, dict[str, int]]:
