@@ -399,7 +399,9 @@ def collection_lines(c: dict, hints: Hints, collections: list[dict] = ()) -> lis
         lines.append(f"  scanning: {walking_text(time.time() - walking, bool(published))}")
     if c.get("queued_scan"):
         lines.append(_waiting_line(c))
-    elif (c.get("freshness") or {}).get("scan_requested"):
+    elif (c.get("freshness") or {}).get("scan_requested") and (published or not c["building"]):
+        # not during a first build: the watcher asks for a walk of a root it starts watching, which follows the
+        # build (its line, once published, says so); 'waiting: a rescan was asked for 15 s ago' stood through it
         lines.append(_requested_line(c))
     lines += freshness_lines(c.get("freshness") or {}, c["building"], c["name"], c["files"])
     if c.get("mail_before_v24"):  # search.index.mail_reads.before_people
@@ -501,8 +503,7 @@ def _requested_line(c: dict) -> str:
     if c["published"]:  # the build it waited for is over: the line stood up to a minute more, as if still waiting
         return (f"  waiting: a rescan was asked for {since} ago; nothing of {c['name']} is under way now, so a "
                 "worker's periodic check queues it within a minute (SIFT_PERIODIC_SECONDS)")
-    what = "a rescan" if c["building"] else "a scan"
-    return (f"  waiting: {what} was asked for {since} ago; the watcher or a worker's periodic rescan queues it "
+    return (f"  waiting: a scan was asked for {since} ago; the watcher or a worker's periodic rescan queues it "
             "once the queue is empty")
 
 
