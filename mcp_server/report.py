@@ -11,15 +11,19 @@ from workers import stats as stats_report
 
 # --- freshness ------------------------------------------------------------------
 
-def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
+def freshness(conn, collection: str | None = None, unqueued: dict[str, str] | None = None) -> tuple[str, list[dict]]:
     """'freshness: up to date (last published: notes 2 min ago, code 1 h ago)' and its data; a collection with
     something going on (a build, changed files waiting, a missing folder, nothing published) has its own clause
     first: 'papers: generation 3 published 5 s ago, 12 changed files waiting for a scan; the others …'. A
     scan since that found nothing changed published nothing: '… code 1 h ago; last scanned, no changes: code 5 s
-    ago)'."""
+    ago)'. ``unqueued``: the collections whose scan the server could not queue at its start, and why
+    (mcp_server.server): not up to date, for all the index knows (it said 'up to date' with SIFT_QUEUE's Redis down)."""
     from search.index.db import snapshot
     with snapshot(conn):
         data = [_fresh(conn, row) for row in collection_reads.collections_published(conn, collection)]
+    for d in data:
+        if d["collection"] in (unqueued or {}):
+            d["scan_not_queued"] = unqueued[d["collection"]]
     return freshness_line(data), data
 
 
@@ -59,7 +63,8 @@ def _up_to_date(d: dict) -> bool:
     """Published, its folder there, nothing being built, no changed file waiting and no big file embedded in the
     background."""
     return (d["published_generation"] is not None and not d.get("root_missing") and "building" not in d
-            and not d["pending_files"] and not d.get("background") and not d.get("not_read_yet"))
+            and not d["pending_files"] and not d.get("background") and not d.get("not_read_yet")
+            and not d.get("scan_not_queued"))
 
 
 def _fresh(conn, row) -> dict:
@@ -133,6 +138,8 @@ def _fresh_text(d: dict, noted: bool = False) -> str:
     if d.get("root_missing"):
         since = f" since {d['root_missing_since']}" if d.get("root_missing_since") else ""
         text += f", its folder is missing{since} (files kept for a rescan interval)"
+    if d.get("scan_not_queued"):  # nothing new is indexed until a scan can be queued
+        text += f", its scan could not be queued at the server's start: {d['scan_not_queued']}"
     if d.get("not_read_yet") and noted:
         text += ", partial (the note above)"
     elif d.get("not_read_yet"):

@@ -374,7 +374,11 @@ def _queue_scan(sift, collection: tuple[int, str]) -> None:
         print(f"sift-mcp: queued a scan of {name!r}" if waiting is None else
               f"sift-mcp: a scan of {name!r} is already queued; no other was queued", file=sys.stderr)
     except Exception as exc:  # shown by stats; the server still serves what is published
-        message = f"could not queue a scan of {name!r}: {type(exc).__name__}: {exc}"
+        from workers.queues import redis_unusable  # Redis down: what to do (it said only "ConnectionError: …")
+        said = (sift.settings.queue != "sqlite" and redis_unusable(exc, sift.settings.queue)) or \
+            f"{type(exc).__name__}: {exc}"
+        message = f"could not queue a scan of {name!r}: {said}"
+        sift.unqueued[name] = said
         sift.notices.append(message)
         print(f"sift-mcp: {message}", file=sys.stderr)
 

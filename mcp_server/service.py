@@ -34,6 +34,7 @@ class Sift:
         self.model = ModelState(settings)
         self.worker = worker  # mcp_server.worker.Worker, or None with --no-worker
         self.notices: list[str] = []  # trouble met at startup, shown by stats
+        self.unqueued: dict[str, str] = {}  # a collection whose scan could not be queued at startup: why (freshness)
         self.problems: list[str] = []  # a --root or a setting that could not be served: the first lines of answers
         self.unusable: str | None = None  # nothing can be served (a SIFT_HOME that is not a folder): every answer
         self.worker_note = "started with --no-worker"  # why there is no worker, when there is none

@@ -116,6 +116,7 @@ class Freshness(TypedDict):
     scanning: NotRequired[Walking]  # a first scan, or the next part's, walking the folder (no plan recorded yet)
     background: NotRequired[list[InBackground]]
     not_read_yet: NotRequired[int]  # files a first build published in parts leaves to its next parts
+    scan_not_queued: NotRequired[str]  # why the server could not queue its scan at its start (SIFT_QUEUE's Redis down)
 
 
 class Search(TypedDict):

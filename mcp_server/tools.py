@@ -429,7 +429,7 @@ class Tools:
         answer.notes += where.notes(found=bool(answer.hits))
         if not answer.hits:  # 'notes/*.md' matched nothing and said nothing, where list_files tells how to write it
             answer.notes += [hint for hint in (glob_hint(glob, self.sift.roots(), scope.MCP),) if hint]
-        fresh_line, fresh = report.freshness(self.sift.conn(), where.collection)
+        fresh_line, fresh = report.freshness(self.sift.conn(), where.collection, self.sift.unqueued)
         partial = report.partial_noted(self.sift.conn(), fresh, kind, self.told.asker(partial_said.session_of(ctx)))
         if partial:  # the freshness clause of a collection the note names points to it, not its counts again
             fresh_line = report.freshness_line(fresh, frozenset(partial))
@@ -507,7 +507,7 @@ class Tools:
         sort = sort_for(sort, dated)
         data, offset = listing.page(self.sift, where, glob, sort, limit, offset, dated, _tags(tags), _author(author))
         # the listing is the index's: a file edited, deleted or added since its scan shows as it was indexed
-        fresh_line, data["freshness"] = report.freshness(self.sift.conn(), where.collection)
+        fresh_line, data["freshness"] = report.freshness(self.sift.conn(), where.collection, self.sift.unqueued)
         return result(f"{listing.text(data, sort, offset)}\n{fresh_line}", data)
 
     def _scope(self, collection: str | None, path_prefix: str | None) -> scope.Scope:

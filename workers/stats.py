@@ -240,6 +240,8 @@ def render(report: dict, hints: Hints, everyone: list[dict] | None = None) -> st
     lines = model_lines(report["model"])
     if "worker" in report:
         lines.append(worker_line(report["worker"], _home_of(report)))
+        if report["worker"]["state"] == "running" and "queue_error" in report:  # it said 'running', no more
+            lines[-1] += "; it takes no job while the queue cannot be read (next line)"
     lines.append(_queue_line(report))
     halted = report.get("worker_halted")
     if halted:  # until a worker starts on intact files (workers.halt)
